@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/site"
+)
+
+// sourceFlags are the flags every command that reads opencode shares.
+type sourceFlags struct {
+	repo, ref, cache, webURL, defs string
+	quiet                          bool
+}
+
+func (s *sourceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.repo, "repo", "", "repository URL, local git repository or plain directory (default: the pinned upstream)")
+	fs.StringVar(&s.ref, "ref", "", "tag, branch or commit to read (default: the pin's ref, or HEAD)")
+	fs.StringVar(&s.cache, "cache", "", "cache directory for fetched repositories (default: $KEYFINDINGS_CACHE or the user cache dir)")
+	fs.StringVar(&s.webURL, "web-url", "", "web URL for permalinks (default: the GitHub URL of the source, else the pin's)")
+	fs.StringVar(&s.defs, "defs", "", "directory of finding definitions (*.yaml) to use instead of the built-in catalog")
+	fs.BoolVar(&s.quiet, "quiet", false, "no progress output on stderr")
+}
+
+// catalog loads the definitions and compiles their queries, before any
+// source is read.
+func (s *sourceFlags) catalog() (*findings.Catalog, *extract.Extractor, error) {
+	var cat *findings.Catalog
+	var err error
+	if s.defs != "" {
+		cat, err = findings.Load(os.DirFS(s.defs), s.defs)
+	} else {
+		cat, err = findings.Embedded()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := extract.Compile(cat)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cat, x, nil
+}
+
+// open opens the source the flags name.
+func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*extract.Opened, error) {
+	opts := extract.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin()}
+	if !s.quiet {
+		opts.Progress = stderr
+	}
+	return extract.Open(ctx, opts)
+}
+
+// extractAt resolves ref in o and runs the catalog there.
+func extractAt(o *extract.Opened, x *extract.Extractor, ref string) (*extract.Result, error) {
+	at, err := o.At(ref)
+	if err != nil {
+		return nil, err
+	}
+	web := o.WebURL
+	if o.Kind == extract.KindDir {
+		web = ""
+	}
+	return x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
+}
+
+func runBuild(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("build", stderr)
+	var src sourceFlags
+	src.register(fs)
+	out := fs.String("out", "site", "output directory")
+	strict := fs.Bool("strict", false, "exit 1 unless every finding is located")
+	force := fs.Bool("force", false, "replace a non-empty --out that keyfindings did not write")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q (build takes flags only)", rest[0])
+	}
+	_, x, err := src.catalog()
+	if err != nil {
+		return err
+	}
+	o, err := src.open(context.Background(), stderr)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	res, err := extractAt(o, x, src.ref)
+	if err != nil {
+		return err
+	}
+	files, err := site.Render(res.Document, res.License)
+	if err != nil {
+		return err
+	}
+	if err := site.WriteDir(*out, files, *force); err != nil {
+		return err
+	}
+	located, total := 0, len(res.Document.Findings)
+	for _, r := range res.Document.Findings {
+		if r.Located() {
+			located++
+		}
+	}
+	if !src.quiet {
+		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located; wrote %s\n", located, total, *out)
+	}
+	if *strict && located != total {
+		for _, r := range res.Document.Findings {
+			if !r.Located() {
+				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, deref(r.Problem))
+			}
+		}
+		return errFailed
+	}
+	return nil
+}
+
+func runList(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("list", stderr)
+	defs := fs.String("defs", "", "directory of finding definitions (*.yaml) to use instead of the built-in catalog")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q (list takes flags only)", rest[0])
+	}
+	src := sourceFlags{defs: *defs}
+	cat, _, err := src.catalog()
+	if err != nil {
+		return err
+	}
+	for _, d := range cat.Definitions {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", d.ID, d.Page, d.Title, d.Path)
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

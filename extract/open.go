@@ -1,0 +1,249 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// Options says which source to open.
+type Options struct {
+	// Repo is a URL, a local git repository, a plain directory, or "" for
+	// the pin.
+	Repo string
+	// Ref is a tag, branch or commit; "" means the pin's ref (for the pin)
+	// or HEAD.
+	Ref string
+	// CacheDir holds fetched repositories; "" means DefaultCacheDir().
+	CacheDir string
+	// WebURL overrides the web URL used for permalinks and source.repo.
+	WebURL string
+	// Progress receives network progress; nil for none.
+	Progress io.Writer
+	// Pin is the default source.
+	Pin findings.Pin
+}
+
+// Kind says how a source was read.
+type Kind int
+
+// Source kinds.
+const (
+	KindPin Kind = iota
+	KindURL
+	KindLocalGit
+	KindDir
+)
+
+// Opened is an opened repository (or directory), before a ref is chosen.
+type Opened struct {
+	Kind Kind
+	// Repo is the go-git repository, nil for a plain directory.
+	Repo *git.Repository
+	// Dir is the root of a plain directory source.
+	Dir string
+	// WebURL is the base for permalinks and the record's source.repo.
+	WebURL string
+	// DefaultRef is the ref used when none is given.
+	DefaultRef string
+	// PinnedCommit is the commit the pin expects DefaultRef to name ("" if
+	// not pinned).
+	PinnedCommit string
+	opts         Options
+	cache        *cacheEntry
+}
+
+// Open opens the source named by opts.Repo without choosing a commit.
+func Open(ctx context.Context, opts Options) (*Opened, error) {
+	o := &Opened{opts: opts}
+	repo := opts.Repo
+	switch {
+	case repo == "":
+		if opts.Pin.Repo == "" {
+			return nil, errors.New("no --repo given and no pin configured")
+		}
+		o.Kind = KindPin
+		o.DefaultRef = opts.Pin.Ref
+		o.PinnedCommit = opts.Pin.Commit
+		if err := o.openURL(ctx, opts.Pin.Repo); err != nil {
+			return nil, err
+		}
+	case IsURL(repo):
+		o.Kind = KindURL
+		o.DefaultRef = "HEAD"
+		if err := o.openURL(ctx, repo); err != nil {
+			return nil, err
+		}
+	default:
+		if err := o.openLocal(repo); err != nil {
+			return nil, err
+		}
+	}
+	o.WebURL = webURL(opts, repo)
+	return o, nil
+}
+
+// IsURL reports whether s names a remote (or file://) repository.
+func IsURL(s string) bool {
+	for _, p := range []string{"https://", "http://", "git://", "file://", "ssh://"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(s, "git@") && strings.Contains(s, ":")
+}
+
+func (o *Opened) openLocal(p string) error {
+	info, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("--repo %s: no such file or directory; give a git repository, a directory of source files or a URL", p)
+		}
+		return fmt.Errorf("--repo %s: %v", p, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("--repo %s is a file, not a git repository or directory; give the repository's directory", p)
+	}
+	r, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: false})
+	if err == nil {
+		o.Kind = KindLocalGit
+		o.Repo = r
+		o.DefaultRef = "HEAD"
+		return nil
+	}
+	if !errors.Is(err, git.ErrRepositoryNotExists) {
+		return fmt.Errorf("--repo %s: cannot open as a git repository: %v", p, err)
+	}
+	o.Kind = KindDir
+	o.Dir = p
+	return nil
+}
+
+// webURL picks the web URL for permalinks: --web-url, else a GitHub source
+// URL, else the pin's.
+func webURL(opts Options, repo string) string {
+	if opts.WebURL != "" {
+		return strings.TrimSuffix(opts.WebURL, "/")
+	}
+	if repo == "" {
+		repo = opts.Pin.Repo
+	}
+	if u, ok := githubWebURL(repo); ok {
+		return u
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(opts.Pin.Repo, "/"), ".git")
+}
+
+func githubWebURL(s string) (string, bool) {
+	switch {
+	case strings.HasPrefix(s, "git@github.com:"):
+		s = "https://github.com/" + strings.TrimPrefix(s, "git@github.com:")
+	case strings.HasPrefix(s, "ssh://git@github.com/"):
+		s = "https://github.com/" + strings.TrimPrefix(s, "ssh://git@github.com/")
+	case strings.HasPrefix(s, "http://github.com/"), strings.HasPrefix(s, "git://github.com/"):
+		s = "https://github.com/" + s[strings.Index(s, "github.com/")+len("github.com/"):]
+	case strings.HasPrefix(s, "https://github.com/"):
+	default:
+		return "", false
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(s, "/"), ".git"), true
+}
+
+// Close releases the cache lock, if any.
+func (o *Opened) Close() error {
+	if o.cache != nil {
+		return o.cache.unlock()
+	}
+	return nil
+}
+
+// Resolved is a snapshot at a chosen ref.
+type Resolved struct {
+	Snapshot Snapshot
+	// Ref is the ref as the user gave it (or the default).
+	Ref string
+	// Commit is the full commit id, "" for a plain directory.
+	Commit string
+}
+
+// At resolves ref (or the default ref) to a snapshot. For the pin, a tag
+// that resolves to another commit than the pinned one is an error.
+func (o *Opened) At(ref string) (*Resolved, error) {
+	if o.Kind == KindDir {
+		if ref != "" {
+			return nil, fmt.Errorf("--ref %s: %s is a plain directory, not a git repository; drop --ref or point --repo at a repository", ref, o.Dir)
+		}
+		return &Resolved{Snapshot: NewDirSnapshot(o.Dir)}, nil
+	}
+	if ref == "" {
+		ref = o.DefaultRef
+	}
+	c, err := ResolveCommit(o.Repo, ref)
+	if err != nil {
+		return nil, err
+	}
+	if o.Kind == KindPin && ref == o.DefaultRef && o.PinnedCommit != "" && c.Hash.String() != o.PinnedCommit {
+		return nil, fmt.Errorf("pinned %s resolves to %s, not the pinned commit %s: the tag moved; check upstream and update findings/pin.yaml", ref, c.Hash, o.PinnedCommit)
+	}
+	snap, err := NewGitSnapshot(o.Repo, c)
+	if err != nil {
+		return nil, err
+	}
+	return &Resolved{Snapshot: snap, Ref: ref, Commit: c.Hash.String()}, nil
+}
+
+// ResolveCommit resolves a tag, branch or (abbreviated) commit id to a
+// commit. An abbreviated id matching several commits is an error.
+func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
+	if strings.HasPrefix(ref, "-") || ref == "" {
+		return nil, fmt.Errorf("--ref %q is not a valid ref; give a tag, branch or commit", ref)
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(ref))
+	if err != nil {
+		return nil, fmt.Errorf("--ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
+	}
+	if isHex(ref) && len(ref) < 40 && !isRefName(repo, ref) {
+		if n, err := countCommitsWithPrefix(repo, strings.ToLower(ref)); err == nil && n > 1 {
+			return nil, fmt.Errorf("--ref %s: abbreviated commit id is ambiguous (%d commits match); give more digits", ref, n)
+		}
+	}
+	c, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, fmt.Errorf("--ref %s: %s is not a readable commit: %v", ref, h, err)
+	}
+	return c, nil
+}
+
+func isRefName(repo *git.Repository, name string) bool {
+	for _, full := range []string{"refs/tags/" + name, "refs/heads/" + name, "refs/remotes/" + name, "refs/" + name} {
+		if _, err := repo.Reference(plumbing.ReferenceName(full), false); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func countCommitsWithPrefix(repo *git.Repository, prefix string) (int, error) {
+	iter, err := repo.CommitObjects()
+	if err != nil {
+		return 0, err
+	}
+	defer iter.Close()
+	n := 0
+	err = iter.ForEach(func(c *object.Commit) error {
+		if strings.HasPrefix(c.Hash.String(), prefix) {
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

@@ -1,0 +1,302 @@
+// Package findings holds the finding definitions (data), the record types a
+// build produces, and the operations on records that need neither git nor a
+// parser: loading and validating definitions, comparing facts, reviews.
+package findings
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+//go:embed defs/*.yaml
+var embedded embed.FS
+
+//go:embed pin.yaml
+var pinData []byte
+
+// Pages lists the valid values of Definition.Page, in site order.
+var Pages = []string{"prompts", "tools", "configuration", "network"}
+
+// Expect values.
+const (
+	ExpectOne = "one"
+	ExpectAll = "all"
+)
+
+// Definition is one finding as data: where to look, what to match, what to say.
+type Definition struct {
+	ID         string           `yaml:"id"`
+	Page       string           `yaml:"page"`
+	Section    string           `yaml:"section"`
+	Title      string           `yaml:"title"`
+	Claim      string           `yaml:"claim"`
+	When       string           `yaml:"when"`
+	Caveat     string           `yaml:"caveat,omitempty"`
+	Path       string           `yaml:"path"`
+	Candidates []string         `yaml:"candidates,omitempty"`
+	Expect     string           `yaml:"expect,omitempty"`
+	Query      string           `yaml:"query"`
+	Key        string           `yaml:"key,omitempty"`
+	File       string           `yaml:"file,omitempty"`
+	Facts      []FactSpec       `yaml:"facts,omitempty"`
+	Reviewed   map[string]Facts `yaml:"reviewed,omitempty"`
+
+	// Source is the file the definition was read from, for error messages.
+	Source string `yaml:"-"`
+	// Order is the definition's position in the catalog.
+	Order int `yaml:"-"`
+}
+
+// FactSpec declares a derived fact: values taken from a capture, optionally
+// through a sub-query run inside that capture's nodes, optionally shaped into
+// rows of named fields, optionally transformed.
+type FactSpec struct {
+	// Name is the fact's key in the record.
+	Name string `yaml:"name"`
+	// In names the capture (of the enclosing match) whose nodes the
+	// sub-query searches; empty means the finding's whole span.
+	In string `yaml:"in,omitempty"`
+	// Query is a tree-sitter query run inside In; empty means the values
+	// come straight from Capture of the enclosing match.
+	Query string `yaml:"query,omitempty"`
+	// Capture names the capture whose nodes give the values. With a Query
+	// and no Fields it defaults to the query's only public capture.
+	Capture string `yaml:"capture,omitempty"`
+	// Value transforms each node: "" (literal: strings unquoted, numbers as
+	// numbers, else source text), "text" (source text), "number" (constant
+	// arithmetic evaluated), "import" (identifier → repo path it is imported
+	// from), "lines" (source text, one list item per line).
+	Value string `yaml:"value,omitempty"`
+	// Fields, when set, turn each sub-query match into an object.
+	Fields []FactSpec `yaml:"fields,omitempty"`
+	// List keeps a single value as a one-item list.
+	List bool `yaml:"list,omitempty"`
+	// Unique drops repeated values, keeping the first.
+	Unique bool `yaml:"unique,omitempty"`
+}
+
+// Value transforms accepted in FactSpec.Value.
+var valueKinds = map[string]bool{"": true, "text": true, "number": true, "import": true, "lines": true}
+
+// Facts maps fact names to values: strings, numbers, lists and objects.
+type Facts map[string]any
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// DefinitionError reports a problem with one definition file.
+type DefinitionError struct {
+	File string
+	Err  error
+}
+
+func (e *DefinitionError) Error() string {
+	return fmt.Sprintf("definition %s: %v (fix the definition file)", e.File, e.Err)
+}
+
+func (e *DefinitionError) Unwrap() error { return e.Err }
+
+// Catalog is the ordered set of definitions a build runs.
+type Catalog struct {
+	Definitions []*Definition
+	// Dir is where the definitions came from ("" for the embedded set).
+	Dir string
+}
+
+// Embedded returns the catalog compiled into the binary.
+func Embedded() (*Catalog, error) {
+	sub, err := fs.Sub(embedded, "defs")
+	if err != nil {
+		return nil, err
+	}
+	return Load(sub, "")
+}
+
+// Load reads every *.yaml file in fsys as a definition, validates each and
+// the set, and orders them by page, then file name.
+func Load(fsys fs.FS, dir string) (*Catalog, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no definitions (*.yaml) in %s", displayDir(dir))
+	}
+	sort.Strings(names)
+	cat := &Catalog{Dir: dir}
+	seen := map[string]string{}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("read definition %s: %w", name, err)
+		}
+		file := name
+		if dir != "" {
+			file = path.Join(dir, name)
+		}
+		d, err := Parse(data, file)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := seen[d.ID]; ok {
+			return nil, &DefinitionError{File: file, Err: fmt.Errorf("duplicate id %q (also in %s)", d.ID, prev)}
+		}
+		seen[d.ID] = file
+		cat.Definitions = append(cat.Definitions, d)
+	}
+	pageIndex := map[string]int{}
+	for i, p := range Pages {
+		pageIndex[p] = i
+	}
+	sort.SliceStable(cat.Definitions, func(i, j int) bool {
+		return pageIndex[cat.Definitions[i].Page] < pageIndex[cat.Definitions[j].Page]
+	})
+	for i, d := range cat.Definitions {
+		d.Order = i
+	}
+	return cat, nil
+}
+
+func displayDir(dir string) string {
+	if dir == "" {
+		return "the embedded catalog"
+	}
+	return dir
+}
+
+// Parse decodes and validates one definition; file names it in errors.
+func Parse(data []byte, file string) (*Definition, error) {
+	var d Definition
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&d); err != nil {
+		return nil, &DefinitionError{File: file, Err: fmt.Errorf("parse: %s", oneLine(err.Error()))}
+	}
+	d.Source = file
+	if err := d.validate(); err != nil {
+		return nil, &DefinitionError{File: file, Err: err}
+	}
+	return &d, nil
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func (d *Definition) validate() error {
+	switch {
+	case d.ID == "":
+		return errors.New("missing id")
+	case !idPattern.MatchString(d.ID):
+		return fmt.Errorf("id %q is not a kebab-case slug", d.ID)
+	case d.Title == "":
+		return errors.New("missing title")
+	case d.Claim == "":
+		return errors.New("missing claim")
+	case d.When == "":
+		return errors.New("missing when")
+	case d.Section == "":
+		return errors.New("missing section")
+	case d.Path == "":
+		return errors.New("missing path")
+	case d.Query == "":
+		return errors.New("missing query")
+	}
+	if !contains(Pages, d.Page) {
+		return fmt.Errorf("unknown page %q (want one of %s)", d.Page, strings.Join(Pages, ", "))
+	}
+	if d.Expect == "" {
+		d.Expect = ExpectOne
+	}
+	if d.Expect != ExpectOne && d.Expect != ExpectAll {
+		return fmt.Errorf("expect %q: want %q or %q", d.Expect, ExpectOne, ExpectAll)
+	}
+	for _, p := range append([]string{d.Path}, d.Candidates...) {
+		if path.IsAbs(p) || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
+			return fmt.Errorf("path %q must be a clean repo-relative path", p)
+		}
+	}
+	names := map[string]bool{}
+	for _, f := range d.Facts {
+		if err := f.validate("facts"); err != nil {
+			return err
+		}
+		if names[f.Name] {
+			return fmt.Errorf("fact %q declared twice", f.Name)
+		}
+		names[f.Name] = true
+	}
+	return nil
+}
+
+func (f *FactSpec) validate(where string) error {
+	if f.Name == "" {
+		return fmt.Errorf("%s: a fact without a name", where)
+	}
+	if !valueKinds[f.Value] {
+		return fmt.Errorf("fact %q: unknown value kind %q (want text, number, import or lines)", f.Name, f.Value)
+	}
+	if f.Query == "" && f.Capture == "" && len(f.Fields) == 0 {
+		return fmt.Errorf("fact %q: needs a capture, a query or fields", f.Name)
+	}
+	for i := range f.Fields {
+		if err := f.Fields[i].validate("fact " + f.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// IsReserved reports whether a capture name has a fixed meaning (span
+// captures, the key and file captures) or is private (leading underscore),
+// and so does not become a fact on its own.
+func (d *Definition) IsReserved(capture string) bool {
+	switch capture {
+	case "finding", "start", "end":
+		return true
+	}
+	return strings.HasPrefix(capture, "_") || (d.Key != "" && capture == d.Key) || (d.File != "" && capture == d.File)
+}
+
+// Find returns the definition with the given id, or nil.
+func (c *Catalog) Find(id string) *Definition {
+	for _, d := range c.Definitions {
+		if d.ID == id {
+			return d
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Pin is the upstream source used when no --repo is given.
+type Pin struct {
+	Repo   string `yaml:"repo"`
+	Ref    string `yaml:"ref"`
+	Commit string `yaml:"commit"`
+}
+
+// DefaultPin returns the pin compiled into the binary.
+func DefaultPin() Pin {
+	var p Pin
+	if err := yaml.Unmarshal(pinData, &p); err != nil {
+		panic(fmt.Sprintf("embedded pin.yaml: %v", err))
+	}
+	return p
+}

@@ -1,0 +1,180 @@
+package findings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+)
+
+// Schema is the value of Document.Schema for this record format.
+const Schema = "keyfindings/v1"
+
+// Record statuses.
+const (
+	StatusLocated   = "located"
+	StatusMissing   = "missing"
+	StatusAmbiguous = "ambiguous"
+)
+
+// ReviewNeeded is the Record.Review text when facts differ from Reviewed.
+const ReviewNeeded = "facts changed since the claim was written"
+
+// ReviewMissing is the Record.Review text when the definition stores no
+// reviewed facts for the record.
+const ReviewMissing = "facts not reviewed yet"
+
+// Document is the content of findings.json: one commit's records.
+type Document struct {
+	Schema   string    `json:"schema"`
+	Source   Source    `json:"source"`
+	Findings []*Record `json:"findings"`
+}
+
+// Source describes the commit the records were read from.
+type Source struct {
+	Repo        string   `json:"repo"`
+	Ref         string   `json:"ref"`
+	Commit      *string  `json:"commit"`
+	Version     *string  `json:"version"`
+	CommittedAt *string  `json:"committed_at"`
+	License     *License `json:"license"`
+}
+
+// License identifies the upstream licence file at the commit.
+type License struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Lines is an inclusive, 1-based line range.
+type Lines struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Candidate is one location of an ambiguous finding.
+type Candidate struct {
+	Path  string `json:"path"`
+	Lines Lines  `json:"lines"`
+}
+
+// Record is one finding at one commit.
+type Record struct {
+	ID         string      `json:"id"`
+	Page       string      `json:"page"`
+	Section    string      `json:"section"`
+	Title      string      `json:"title"`
+	Claim      string      `json:"claim"`
+	When       string      `json:"when"`
+	Caveat     *string     `json:"caveat"`
+	Status     string      `json:"status"`
+	Path       *string     `json:"path"`
+	MovedFrom  *string     `json:"moved_from"`
+	Blob       *string     `json:"blob"`
+	Lines      *Lines      `json:"lines"`
+	SHA256     *string     `json:"sha256"`
+	Excerpt    *string     `json:"excerpt"`
+	Permalink  *string     `json:"permalink"`
+	Facts      Facts       `json:"facts"`
+	Review     *string     `json:"review,omitempty"`
+	Candidates []Candidate `json:"candidates,omitempty"`
+	Warnings   []string    `json:"warnings"`
+	Problem    *string     `json:"problem"`
+
+	// Definition is the id of the definition that produced the record
+	// (differs from ID for expect: all).
+	Definition string `json:"definition"`
+}
+
+// Located reports whether the record has a span.
+func (r *Record) Located() bool { return r.Status == StatusLocated }
+
+// Marshal encodes the document as indented JSON with a trailing newline.
+// Map keys are sorted by encoding/json, so output is deterministic.
+func (d *Document) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadDocument reads a findings.json file.
+func ReadDocument(file string) (*Document, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeDocument(data, file)
+}
+
+// DecodeDocument parses findings.json bytes; name labels errors.
+func DecodeDocument(data []byte, name string) (*Document, error) {
+	var d Document
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("%s is not a findings.json: %v", name, err)
+	}
+	if d.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %q, want %q", name, d.Schema, Schema)
+	}
+	return &d, nil
+}
+
+// Find returns the record with the given id, or nil.
+func (d *Document) Find(id string) *Record {
+	for _, r := range d.Findings {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Normalize returns facts as they look after a JSON round trip (numbers as
+// float64, lists as []any), so facts from a build and facts from a file or a
+// definition compare equal when they are.
+func Normalize(f Facts) Facts {
+	if f == nil {
+		return Facts{}
+	}
+	data, err := json.Marshal(f)
+	if err != nil {
+		return f
+	}
+	var out Facts
+	if err := json.Unmarshal(data, &out); err != nil {
+		return f
+	}
+	if out == nil {
+		out = Facts{}
+	}
+	return out
+}
+
+// EqualFacts reports whether two fact sets hold the same values.
+func EqualFacts(a, b Facts) bool {
+	return reflect.DeepEqual(Normalize(a), Normalize(b))
+}
+
+// FactNames returns the union of keys in a and b, sorted.
+func FactNames(a, b Facts) []string {
+	seen := map[string]bool{}
+	for k := range a {
+		seen[k] = true
+	}
+	for k := range b {
+		seen[k] = true
+	}
+	names := make([]string, 0, len(seen))
+	for k := range seen {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
