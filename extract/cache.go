@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -39,6 +40,9 @@ type cacheEntry struct {
 	lock *os.File
 }
 
+// lockWait bounds how long a run waits for another run's fetch.
+var lockWait = 10 * time.Minute
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // cachePath returns a readable, collision-free directory name for url.
@@ -62,9 +66,21 @@ func lockCache(dir string) (*cacheEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock cache entry %s: %w", dir, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock cache entry %s: %w", dir, err)
+	deadline := time.Now().Add(lockWait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("lock cache entry %s: %w", dir, err)
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("cache entry %s is locked by another keyfindings run for over %s; wait for it or pass --cache DIR", dir, lockWait)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	return &cacheEntry{dir: dir, lock: f}, nil
 }
@@ -105,6 +121,14 @@ func (o *Opened) openURL(ctx context.Context, url string) error {
 		want = o.DefaultRef
 	}
 	if err := o.fetch(ctx, url, want); err != nil {
+		// A ref the cache already holds is still usable when the server
+		// cannot be reached: say so and go on with the cached copy.
+		if _, rerr := ResolveCommit(repo, want); rerr == nil {
+			if o.opts.Progress != nil {
+				fmt.Fprintf(o.opts.Progress, "keyfindings: %v; using the cached copy of %s\n", err, want)
+			}
+			return nil
+		}
 		entry.unlock()
 		return err
 	}

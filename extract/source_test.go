@@ -1,0 +1,242 @@
+package extract
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// fixtureRepo commits the extract fixture tree twice: v0.1.0 and a later
+// commit on main that changes the routing.
+func fixtureRepo(t *testing.T) (*testRepo, string, string) {
+	r := newTestRepo(t)
+	r.copyTree(fixtureTree)
+	first := r.commit("fixture")
+	r.tag("v0.1.0")
+	r.write("packages/opencode/src/session/system.ts", []byte("// moved down\n\nexport function provider() {\n  return [B]\n}\n"))
+	second := r.commit("change routing")
+	r.branch("main", second)
+	return r, first, second
+}
+
+func openAt(t *testing.T, opts Options, ref string) (*Opened, *Resolved, error) {
+	t.Helper()
+	o, err := Open(context.Background(), opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	at, err := o.At(ref)
+	if err != nil {
+		o.Close()
+		return nil, nil, err
+	}
+	t.Cleanup(func() { o.Close() })
+	return o, at, err
+}
+
+func TestLocalGitSource(t *testing.T) {
+	r, first, second := fixtureRepo(t)
+	x := loadDefs(t, "../testdata/extract/defs")
+	tests := []struct {
+		ref, commit string
+		line        int
+	}{
+		{"v0.1.0", first, 6},
+		{"main", second, 3},
+		{first[:8], first, 6},
+		{second, second, 3},
+		{"", second, 3}, // HEAD
+	}
+	for _, tt := range tests {
+		t.Run("ref="+tt.ref, func(t *testing.T) {
+			o, at, err := openAt(t, Options{Repo: r.dir, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}, tt.ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Kind != KindLocalGit || at.Commit != tt.commit {
+				t.Fatalf("kind %v commit %s, want local git at %s", o.Kind, at.Commit, tt.commit)
+			}
+			res, err := x.Extract(at.Snapshot, Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := res.Document.Find("routing")
+			if !rec.Located() || rec.Lines.Start != tt.line {
+				t.Fatalf("routing %s at %+v", rec.Status, rec.Lines)
+			}
+			wantLink := "https://github.com/anomalyco/opencode/blob/" + tt.commit + "/packages/opencode/src/session/system.ts#L"
+			if rec.Permalink == nil || !strings.HasPrefix(*rec.Permalink, wantLink) {
+				t.Errorf("permalink %v, want prefix %s", rec.Permalink, wantLink)
+			}
+			if *res.Document.Source.Commit != tt.commit || *res.Document.Source.CommittedAt == "" {
+				t.Errorf("source = %+v", res.Document.Source)
+			}
+		})
+	}
+}
+
+func TestBareRepoAndWebURL(t *testing.T) {
+	r, first, _ := fixtureRepo(t)
+	bare := filepath.Join(t.TempDir(), "bare.git")
+	if _, err := git.PlainClone(bare, true, &git.CloneOptions{URL: r.dir, Tags: git.AllTags}); err != nil {
+		t.Fatal(err)
+	}
+	o, at, err := openAt(t, Options{Repo: bare, WebURL: "https://git.example/mirror/", Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}, "v0.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at.Commit != first || o.WebURL != "https://git.example/mirror" {
+		t.Errorf("commit %s web %s", at.Commit, o.WebURL)
+	}
+	// Read-only: opening changes nothing in the repository.
+	before := listFiles(t, bare)
+	x := loadDefs(t, "../testdata/extract/defs")
+	if _, err := x.Extract(at.Snapshot, Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if after := listFiles(t, bare); after != before {
+		t.Error("opening the repository changed it")
+	}
+}
+
+func listFiles(t *testing.T, dir string) string {
+	var b strings.Builder
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil {
+			b.WriteString(p + " " + info.ModTime().String() + "\n")
+		}
+		return nil
+	})
+	return b.String()
+}
+
+func TestSourceErrors(t *testing.T) {
+	r, _, _ := fixtureRepo(t)
+	file := filepath.Join(r.dir, "LICENSE")
+	pin := findings.Pin{Repo: "https://github.com/anomalyco/opencode"}
+	tests := []struct {
+		name string
+		opts Options
+		ref  string
+		want string
+	}{
+		{"unknown ref", Options{Repo: r.dir, Pin: pin}, "v9.9.9", "unknown revision"},
+		{"option-like ref", Options{Repo: r.dir, Pin: pin}, "--all", "not a valid ref"},
+		{"missing path", Options{Repo: filepath.Join(r.dir, "nope"), Pin: pin}, "", "no such file or directory"},
+		{"a file", Options{Repo: file, Pin: pin}, "", "is a file"},
+		{"ref on a plain directory", Options{Repo: fixtureTree, Pin: pin}, "v1", "plain directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := openAt(t, tt.opts, tt.ref)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestAmbiguousShortHash(t *testing.T) {
+	r := newTestRepo(t)
+	seen := map[string]string{}
+	var prefix string
+	for i := 0; i < 3000 && prefix == ""; i++ {
+		r.write("n.txt", []byte(strings.Repeat("x", i)))
+		h := r.commit("c")
+		if _, ok := seen[h[:4]]; ok {
+			prefix = h[:4]
+		}
+		seen[h[:4]] = h
+	}
+	if prefix == "" {
+		t.Skip("no colliding 4-digit prefix in 3000 commits")
+	}
+	_, _, err := openAt(t, Options{Repo: r.dir, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}, prefix)
+	if err == nil || !strings.Contains(err.Error(), "ambiguous") {
+		t.Fatalf("short hash %s: err %v, want ambiguous", prefix, err)
+	}
+}
+
+func TestURLSourceAndCache(t *testing.T) {
+	r, first, _ := fixtureRepo(t)
+	cache := t.TempDir()
+	url := "file://" + r.dir
+	var progress strings.Builder
+	opts := Options{Repo: url, CacheDir: cache, Progress: &progress, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}
+	o, at, err := openAt(t, opts, "v0.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Kind != KindURL || at.Commit != first {
+		t.Fatalf("kind %v commit %s", o.Kind, at.Commit)
+	}
+	o.Close()
+	entries, _ := filepath.Glob(filepath.Join(cache, "repos", "*.git"))
+	if len(entries) != 1 {
+		t.Fatalf("cache entries %v, want one bare repository", entries)
+	}
+	// The origin disappears: the cached copy still serves the ref.
+	os.RemoveAll(r.dir)
+	progress.Reset()
+	o2, at2, err := openAt(t, opts, "v0.1.0")
+	if err != nil {
+		t.Fatalf("cached ref after the origin went away: %v", err)
+	}
+	if at2.Commit != first || !strings.Contains(progress.String(), "using the cached copy") {
+		t.Errorf("commit %s progress %q", at2.Commit, progress.String())
+	}
+	o2.Close()
+	// A ref the cache never fetched fails with one line.
+	_, _, err = openAt(t, opts, "v0.2.0")
+	if err == nil || strings.Contains(err.Error(), "\n") {
+		t.Errorf("unfetchable ref: %v", err)
+	}
+}
+
+func TestPinMismatch(t *testing.T) {
+	r, first, second := fixtureRepo(t)
+	cache := t.TempDir()
+	pin := findings.Pin{Repo: "file://" + r.dir, Ref: "v0.1.0", Commit: second}
+	_, _, err := openAt(t, Options{CacheDir: cache, Pin: pin}, "")
+	if err == nil || !strings.Contains(err.Error(), "tag moved") {
+		t.Fatalf("moved tag: %v", err)
+	}
+	pin.Commit = first
+	o, at, err := openAt(t, Options{CacheDir: cache, Pin: pin}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Kind != KindPin || at.Commit != first || at.Ref != "v0.1.0" {
+		t.Errorf("kind %v commit %s ref %s", o.Kind, at.Commit, at.Ref)
+	}
+	// Permalinks of a non-GitHub pin URL fall back to the pin URL.
+	if o.WebURL != "file://"+r.dir {
+		t.Errorf("web url %s", o.WebURL)
+	}
+}
+
+func TestGitHubWebURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://github.com/a/b.git": "https://github.com/a/b",
+		"git@github.com:a/b.git":     "https://github.com/a/b",
+		"ssh://git@github.com/a/b":   "https://github.com/a/b",
+		"https://github.com/a/b/":    "https://github.com/a/b",
+	} {
+		got, ok := githubWebURL(in)
+		if !ok || got != want {
+			t.Errorf("githubWebURL(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := githubWebURL("https://gitlab.com/a/b"); ok {
+		t.Error("gitlab URL taken for GitHub")
+	}
+}

@@ -1,0 +1,7 @@
+export function tool(name: string) {
+  return name
+}
+
+export function tool(name: string, extra: string) {
+  return name + extra
+}
