@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
@@ -95,9 +96,10 @@ func (c *cacheEntry) unlock() error {
 	return err
 }
 
-// openURL opens (creating when needed) the cache entry for url and fetches
-// what the requested ref needs.
+// openURL opens (creating when needed) the cache entry for url, holds its
+// lock until Close, and fetches what the requested ref needs.
 func (o *Opened) openURL(ctx context.Context, url string) error {
+	useBoundedHTTP()
 	root := o.opts.CacheDir
 	if root == "" {
 		var err error
@@ -110,6 +112,8 @@ func (o *Opened) openURL(ctx context.Context, url string) error {
 		return err
 	}
 	o.cache = entry
+	o.url = url
+	o.fetched = map[string]bool{}
 	repo, err := openCacheRepo(entry.dir, url)
 	if err != nil {
 		entry.unlock()
@@ -120,19 +124,89 @@ func (o *Opened) openURL(ctx context.Context, url string) error {
 	if want == "" {
 		want = o.DefaultRef
 	}
-	if err := o.fetch(ctx, url, want); err != nil {
-		// A ref the cache already holds is still usable when the server
-		// cannot be reached: say so and go on with the cached copy.
-		if _, rerr := ResolveCommit(repo, want); rerr == nil {
-			if o.opts.Progress != nil {
-				fmt.Fprintf(o.opts.Progress, "keyfindings: %v; using the cached copy of %s\n", err, want)
-			}
-			return nil
-		}
+	if err := o.ensure(ctx, want); err != nil {
 		entry.unlock()
 		return err
 	}
 	return nil
+}
+
+// Ensure makes ref available in a fetched source, fetching it when needed.
+// It does nothing for local repositories and plain directories.
+func (o *Opened) Ensure(ctx context.Context, ref string) error {
+	if o.cache == nil || ref == "" {
+		return nil
+	}
+	return o.ensure(ctx, ref)
+}
+
+// ensure fetches ref into the cache entry once per run. A damaged entry is
+// fetched again from scratch; a ref the cache already holds is used as it
+// is when the server cannot be reached.
+func (o *Opened) ensure(ctx context.Context, ref string) error {
+	if o.fetched[ref] {
+		return nil
+	}
+	if o.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.opts.Timeout)
+		defer cancel()
+	}
+	err := o.fetch(ctx, o.url, ref)
+	if err == nil && !usable(o.Repo, ref) {
+		if o.opts.Progress != nil {
+			fmt.Fprintf(o.opts.Progress, "keyfindings: cache entry %s is damaged; fetching it again\n", o.cache.dir)
+		}
+		if err = os.RemoveAll(o.cache.dir); err == nil {
+			var repo *git.Repository
+			if repo, err = openCacheRepo(o.cache.dir, o.url); err == nil {
+				o.Repo = repo
+				o.fetched = map[string]bool{}
+				err = o.fetch(ctx, o.url, ref)
+			}
+		}
+		if err == nil && !usable(o.Repo, ref) {
+			err = fmt.Errorf("fetch %s: %s is unreadable even after a fresh fetch; check the server's repository", o.url, ref)
+		}
+	}
+	if err != nil {
+		if _, rerr := ResolveCommit(o.Repo, ref); rerr == nil && usable(o.Repo, ref) {
+			if o.opts.Progress != nil {
+				fmt.Fprintf(o.opts.Progress, "keyfindings: %v; using the cached copy of %s\n", err, ref)
+			}
+			o.fetched[ref] = true
+			return nil
+		}
+		return err
+	}
+	o.fetched[ref] = true
+	return nil
+}
+
+// usable reports whether ref resolves in repo to a commit whose trees can
+// all be read. An unknown ref counts as usable: resolving it later reports
+// it as what it is.
+func usable(repo *git.Repository, ref string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	c, err := ResolveCommit(repo, ref)
+	if err != nil {
+		return strings.Contains(err.Error(), "unknown revision")
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return false
+	}
+	w := object.NewTreeWalker(tree, true, nil)
+	defer w.Close()
+	for {
+		if _, _, err := w.Next(); err != nil {
+			return err == io.EOF
+		}
+	}
 }
 
 // openCacheRepo opens the bare repository at dir, re-creating it when it is
@@ -173,51 +247,66 @@ func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 			}
 		}
 	}
-	progress := o.opts.Progress
-	var specs []config.RefSpec
+	try := func(specs []config.RefSpec, depth int) (bool, error) {
+		tags := git.NoTags
+		if depth == 0 {
+			tags = git.AllTags
+		}
+		err := o.Repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: specs, Depth: depth, Tags: tags, Progress: o.opts.Progress, Force: true})
+		if err == nil || errors.Is(err, git.NoErrAlreadyUpToDate) {
+			return true, nil
+		}
+		return false, o.fetchError(ctx, url, err)
+	}
 	if !isHex(ref) && ref != "HEAD" {
-		specs = []config.RefSpec{
+		// One tag, or one branch, shallow: all a build of it needs.
+		for _, spec := range []config.RefSpec{
 			config.RefSpec("+refs/tags/" + ref + ":refs/tags/" + ref),
-		}
-		err := o.Repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: specs, Depth: 1, Tags: git.NoTags, Progress: progress, Force: true})
-		if err == nil || errors.Is(err, git.NoErrAlreadyUpToDate) {
-			return nil
-		}
-		if isNetworkError(err) {
-			return networkError(url, err)
-		}
-		specs = []config.RefSpec{config.RefSpec("+refs/heads/" + ref + ":refs/remotes/origin/" + ref)}
-		err = o.Repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: specs, Depth: 1, Tags: git.NoTags, Progress: progress, Force: true})
-		if err == nil || errors.Is(err, git.NoErrAlreadyUpToDate) {
-			return nil
-		}
-		if isNetworkError(err) {
-			return networkError(url, err)
+			config.RefSpec("+refs/heads/" + ref + ":refs/remotes/origin/" + ref),
+		} {
+			ok, err := try([]config.RefSpec{spec}, 1)
+			if ok {
+				return nil
+			}
+			if !errors.Is(err, errTryFull) {
+				return err
+			}
 		}
 	}
 	// Full fetch: every branch and tag. It also turns an earlier shallow
 	// clone into one that holds the requested commit.
-	specs = []config.RefSpec{
-		"+refs/heads/*:refs/remotes/origin/*",
-		"+refs/tags/*:refs/tags/*",
-	}
-	err := o.Repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: specs, Tags: git.AllTags, Progress: progress, Force: true})
-	if err == nil || errors.Is(err, git.NoErrAlreadyUpToDate) {
+	ok, err := try([]config.RefSpec{"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"}, 0)
+	if ok {
 		if ref == "HEAD" {
 			return o.setHead()
 		}
 		return nil
 	}
-	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
-		return fmt.Errorf("fetch %s: the remote repository is empty; check the URL", url)
+	if errors.Is(err, errTryFull) {
+		return fmt.Errorf("fetch %s: %s; check the URL or pass --repo PATH to a local copy", url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": "))
 	}
-	if isNetworkError(err) {
+	return err
+}
+
+// errTryFull marks a fetch error after which a wider fetch may succeed
+// (the server lacks that ref, or refuses shallow fetches).
+var errTryFull = errors.New("try a full fetch")
+
+// fetchError classifies a fetch error into one actionable line.
+func (o *Opened) fetchError(ctx context.Context, url string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("fetch %s: no answer within --timeout %s; the cache is kept and the next run resumes (raise --timeout or pass --repo PATH)", url, o.opts.Timeout)
+	case errors.Is(err, transport.ErrEmptyRemoteRepository):
+		return fmt.Errorf("fetch %s: the remote repository is empty; check the URL", url)
+	case errors.Is(err, transport.ErrRepositoryNotFound):
+		return fmt.Errorf("fetch %s: repository not found; check the URL", url)
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
+		return fmt.Errorf("fetch %s: the server asks for credentials; use a public URL or pass --repo PATH to a local copy", url)
+	case isNetworkError(err):
 		return networkError(url, err)
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return fmt.Errorf("fetch %s: timed out; the cache is kept and the next run resumes (raise --timeout or pass --repo PATH)", url)
-	}
-	return fmt.Errorf("fetch %s: %s; check the URL or pass --repo PATH to a local copy", url, oneLine(err.Error()))
+	return fmt.Errorf("%w: %s", errTryFull, oneLine(err.Error()))
 }
 
 // setHead points the cache's HEAD at the remote's default branch.
@@ -259,6 +348,9 @@ func isNetworkError(err error) bool {
 }
 
 func networkError(url string, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") || strings.Contains(err.Error(), "connection reset") {
+		return fmt.Errorf("fetch %s: the transfer broke off (%s); the cache is kept, run again to resume, or pass --repo PATH to a local copy", url, oneLine(lastCause(err)))
+	}
 	return fmt.Errorf("fetch %s: cannot reach the server (%s); to work offline pass --repo PATH to a local copy", url, oneLine(lastCause(err)))
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -31,6 +32,8 @@ type Options struct {
 	Progress io.Writer
 	// Pin is the default source.
 	Pin findings.Pin
+	// Timeout bounds all network work of one Open; 0 means no bound.
+	Timeout time.Duration
 }
 
 // Kind says how a source was read.
@@ -60,11 +63,14 @@ type Opened struct {
 	PinnedCommit string
 	opts         Options
 	cache        *cacheEntry
+	ctx          context.Context
+	url          string
+	fetched      map[string]bool
 }
 
 // Open opens the source named by opts.Repo without choosing a commit.
 func Open(ctx context.Context, opts Options) (*Opened, error) {
-	o := &Opened{opts: opts}
+	o := &Opened{opts: opts, ctx: ctx}
 	repo := opts.Repo
 	switch {
 	case repo == "":
@@ -186,6 +192,9 @@ func (o *Opened) At(ref string) (*Resolved, error) {
 	}
 	if ref == "" {
 		ref = o.DefaultRef
+	}
+	if err := o.Ensure(o.ctx, ref); err != nil {
+		return nil, err
 	}
 	c, err := ResolveCommit(o.Repo, ref)
 	if err != nil {

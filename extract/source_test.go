@@ -240,3 +240,42 @@ func TestGitHubWebURL(t *testing.T) {
 		t.Error("gitlab URL taken for GitHub")
 	}
 }
+
+func TestCorruptCacheRefetched(t *testing.T) {
+	r, first, _ := fixtureRepo(t)
+	cache := t.TempDir()
+	opts := Options{Repo: "file://" + r.dir, CacheDir: cache, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}
+	o1, _, err := openAt(t, opts, "v0.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o1.Close()
+	// Truncate every pack and drop every loose object of the entry.
+	entry, _ := filepath.Glob(filepath.Join(cache, "repos", "*.git"))
+	packs, _ := filepath.Glob(filepath.Join(entry[0], "objects", "pack", "*.pack"))
+	loose, _ := filepath.Glob(filepath.Join(entry[0], "objects", "??", "*"))
+	if len(packs)+len(loose) == 0 {
+		t.Fatal("no objects in the cache entry")
+	}
+	for _, p := range packs {
+		info, _ := os.Stat(p)
+		os.Truncate(p, info.Size()/2)
+	}
+	for _, p := range loose {
+		os.Truncate(p, 3)
+	}
+	var progress strings.Builder
+	opts.Progress = &progress
+	o, at, err := openAt(t, opts, "v0.1.0")
+	if err != nil {
+		t.Fatalf("damaged cache: %v", err)
+	}
+	if at.Commit != first || !strings.Contains(progress.String(), "damaged") {
+		t.Errorf("commit %s, progress %q", at.Commit, progress.String())
+	}
+	x := loadDefs(t, "../testdata/extract/defs")
+	if _, err := x.Extract(at.Snapshot, Meta{}); err != nil {
+		t.Errorf("extract from the refetched cache: %v", err)
+	}
+	o.Close()
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
@@ -16,6 +17,7 @@ import (
 type sourceFlags struct {
 	repo, ref, cache, webURL, defs string
 	quiet                          bool
+	timeout                        time.Duration
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -25,6 +27,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.webURL, "web-url", "", "web URL for permalinks (default: the GitHub URL of the source, else the pin's)")
 	fs.StringVar(&s.defs, "defs", "", "directory of finding definitions (*.yaml) to use instead of the built-in catalog")
 	fs.BoolVar(&s.quiet, "quiet", false, "no progress output on stderr")
+	fs.DurationVar(&s.timeout, "timeout", 15*time.Minute, "give up on network work after this long (0: never)")
 }
 
 // catalog loads the definitions and compiles their queries, before any
@@ -49,7 +52,7 @@ func (s *sourceFlags) catalog() (*findings.Catalog, *extract.Extractor, error) {
 
 // open opens the source the flags name.
 func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*extract.Opened, error) {
-	opts := extract.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin()}
+	opts := extract.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin(), Timeout: s.timeout}
 	if !s.quiet {
 		opts.Progress = stderr
 	}
