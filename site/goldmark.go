@@ -30,8 +30,12 @@ type markdown struct {
 // record whose excerpt the block shows.
 const excerptInfo = "kf-excerpt="
 
-// foldLines is the length above which an excerpt is folded in <details>.
-const foldLines = 60
+// An excerpt longer than foldLines shows its first headLines and folds the
+// rest in <details>.
+const (
+	foldLines = 60
+	headLines = 12
+)
 
 func newMarkdown(records map[string]*findings.Record, html *htmltemplate.Template) *markdown {
 	return &markdown{md: goldmark.New(
@@ -79,8 +83,20 @@ type excerptView struct {
 	Start int
 	End   int
 	Count int
-	// Fold is set for excerpts longer than foldLines.
-	Fold  bool
+	// All is the whole block.
+	All blockView
+	// Fold is set for excerpts longer than foldLines; Head are the lines
+	// shown and Rest the lines folded.
+	Fold bool
+	Head blockView
+	Rest blockView
+}
+
+// blockView is a run of lines drawn as one <pre>.
+type blockView struct {
+	// Wrap is set for prose (plain text such as prompt files) and for
+	// unnumbered blocks, whose long lines wrap instead of scrolling.
+	Wrap  bool
 	Lines []lineView
 }
 
@@ -145,13 +161,18 @@ func recordExcerpt(rec *findings.Record) (excerptView, error) {
 		base, _, _ = strings.Cut(*rec.Permalink, "#")
 	}
 	v := excerptView{ID: rec.ID, Path: *rec.Path, Start: rec.Lines.Start, End: rec.Lines.End, Count: len(lines)}
-	v.Fold = v.Count > foldLines
+	v.All.Wrap = lexer == "plaintext"
 	for i, toks := range lines {
 		lv := lineView{N: rec.Lines.Start + i, Tokens: toks}
 		if base != "" {
 			lv.Href = base + "#L" + itoa(lv.N)
 		}
-		v.Lines = append(v.Lines, lv)
+		v.All.Lines = append(v.All.Lines, lv)
+	}
+	if v.Count > foldLines {
+		v.Fold = true
+		v.Head = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[:headLines]}
+		v.Rest = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[headLines:]}
 	}
 	return v, nil
 }
@@ -162,9 +183,9 @@ func plainExcerpt(lang, body string) (excerptView, error) {
 	if err != nil {
 		return excerptView{}, err
 	}
-	v := excerptView{Count: len(lines)}
+	v := excerptView{Count: len(lines), All: blockView{Wrap: true}}
 	for _, toks := range lines {
-		v.Lines = append(v.Lines, lineView{Tokens: toks})
+		v.All.Lines = append(v.All.Lines, lineView{Tokens: toks})
 	}
 	return v, nil
 }
