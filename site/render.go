@@ -5,6 +5,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 	texttemplate "text/template"
@@ -27,12 +28,12 @@ func Render(doc *findings.Document, license []byte) (Files, error) {
 	return RenderWith(doc, license, Options{})
 }
 
-// pageTitles are the headings of the per-page files.
-var pageTitles = map[string]string{
-	"prompts":       "Prompts",
-	"tools":         "Tools",
-	"configuration": "Configuration",
-	"network":       "Network",
+// pageTitle is the heading of a per-page file: the page name, capitalised.
+func pageTitle(page string) string {
+	if page == "" {
+		return page
+	}
+	return strings.ToUpper(page[:1]) + page[1:]
 }
 
 // RenderWith is Render with options. The pages are rendered from the
@@ -146,7 +147,10 @@ type renderer struct {
 	set     *templateSet
 	view    *view
 	records map[string]*findings.Record
-	md      *markdown
+	// sectionIDs maps section titles to their anchors, the same on every
+	// page.
+	sectionIDs map[string]string
+	md         *markdown
 	// page is the file being rendered ("" for findings.md), for links.
 	page string
 }
@@ -160,7 +164,7 @@ func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*r
 		if r.records[rec.ID] != nil {
 			return nil, fmt.Errorf("two records have the id %q", rec.ID)
 		}
-		if pageTitles[rec.Page] == "" {
+		if !slices.Contains(findings.Pages, rec.Page) {
 			return nil, fmt.Errorf("record %s: unknown page %q (want one of %s)", rec.ID, rec.Page, strings.Join(findings.Pages, ", "))
 		}
 		r.records[rec.ID] = rec
@@ -168,14 +172,35 @@ func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*r
 	r.md = newMarkdown(r.records, set.html)
 	v := &view{Doc: doc, Source: newSourceView(doc.Source), LicenseFile: licenseFile}
 	v.Sections = r.sections(doc.Findings)
+	r.sectionIDs = map[string]string{}
+	used := map[string]bool{}
+	for _, id := range reservedIDs {
+		used[id] = true
+	}
+	for id := range r.records {
+		used[id] = true
+	}
+	for i, s := range v.Sections {
+		base := slugify(s.Title)
+		id := base
+		for n := 2; used[id]; n++ {
+			id = base + "-" + strconv.Itoa(n)
+		}
+		used[id] = true
+		r.sectionIDs[s.Title] = id
+		v.Sections[i].ID = id
+	}
 	for _, name := range findings.Pages {
-		p := pageView{Name: name, Title: pageTitles[name], File: name + ".html"}
+		p := pageView{Name: name, Title: pageTitle(name), File: name + ".html"}
 		for _, rec := range doc.Findings {
 			if rec.Page == name {
 				p.Findings = append(p.Findings, rec)
 			}
 		}
 		p.Sections = r.sections(p.Findings)
+		for i := range p.Sections {
+			p.Sections[i].ID = r.sectionIDs[p.Sections[i].Title]
+		}
 		v.Pages = append(v.Pages, p)
 	}
 	r.view = v
@@ -188,7 +213,7 @@ var reservedIDs = []string{"contents", "scope", "evidence-limits", "licence", "f
 // sections groups records by their section field: the sections listed in
 // sections.txt first, in that order, then any others in the order they
 // first occur. A record without a section goes under "Other findings".
-// Section anchors are the headings' slugs, made unique against record ids.
+// The caller sets the anchors.
 func (r *renderer) sections(recs []*findings.Record) []sectionView {
 	byTitle := map[string]*sectionView{}
 	var order []string
@@ -215,32 +240,7 @@ func (r *renderer) sections(recs []*findings.Record) []sectionView {
 			out = append(out, *s)
 		}
 	}
-	for i := range out {
-		out[i].ID = r.sectionID(out[i].Title)
-	}
 	return out
-}
-
-// sectionID is the anchor of a section heading: its slug, with a suffix
-// when that is a record id or a reserved anchor.
-func (r *renderer) sectionID(title string) string {
-	base := slugify(title)
-	taken := func(id string) bool {
-		if r.records[id] != nil {
-			return true
-		}
-		for _, res := range reservedIDs {
-			if id == res {
-				return true
-			}
-		}
-		return false
-	}
-	id := base
-	for n := 2; taken(id); n++ {
-		id = base + "-" + strconv.Itoa(n)
-	}
-	return id
 }
 
 func newSourceView(s findings.Source) sourceView {

@@ -198,3 +198,25 @@ func TestRenderErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionAnchors: sections whose titles slug alike, or like a record
+// id, still get distinct anchors, the same on the index and the pages.
+func TestSectionAnchors(t *testing.T) {
+	doc := readFixture(t, "findings.json")
+	doc.Findings[0].Section = "Tool list"
+	doc.Findings[1].Section = "Tool-list"
+	doc.Findings[2].Section = "tool list!"
+	files, err := Render(doc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := string(files["index.html"])
+	for _, id := range []string{`id="tool-list"`, `id="tool-list-2"`, `id="tool-list-3"`, `id="tool-list-4"`} {
+		if strings.Count(index, id) != 1 {
+			t.Errorf("index.html has %d of %s", strings.Count(index, id), id)
+		}
+	}
+	if !strings.Contains(string(files["prompts.html"]), `<h2 id="tool-list-2">Tool list</h2>`) {
+		t.Error("prompts.html does not use the index's anchor for its section")
+	}
+}

@@ -124,9 +124,9 @@ func placeholderFuncs() texttemplate.FuncMap {
 	return m
 }
 
-// Dir returns the template directory dir for Options.Templates, after
-// checking that it is a readable directory.
-func Dir(dir string) (fs.FS, error) {
+// TemplateDir returns the directory dir as Options.Templates, after
+// checking that it is a directory.
+func TemplateDir(dir string) (fs.FS, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("--templates %s: %w", dir, err)

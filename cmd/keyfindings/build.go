@@ -88,7 +88,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	*out = outDir(fs, *out, stderr)
 	var opts site.Options
 	if *tmplDir != "" {
-		if opts.Templates, err = site.Dir(*tmplDir); err != nil {
+		if opts.Templates, err = site.TemplateDir(*tmplDir); err != nil {
 			return err
 		}
 	}
