@@ -4,6 +4,7 @@ import (
 	"bytes"
 	htmltemplate "html/template"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -165,7 +166,7 @@ func recordExcerpt(rec *findings.Record) (excerptView, error) {
 	for i, toks := range lines {
 		lv := lineView{N: rec.Lines.Start + i, Tokens: toks}
 		if base != "" {
-			lv.Href = base + "#L" + itoa(lv.N)
+			lv.Href = base + "#L" + strconv.Itoa(lv.N)
 		}
 		v.All.Lines = append(v.All.Lines, lv)
 	}

@@ -350,5 +350,3 @@ func (r *renderer) htmlPage(name string, p *pageView, heading string) ([]byte, e
 	}
 	return b.Bytes(), nil
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -101,7 +102,7 @@ func firstDiff(got, want []byte) string {
 			wl = w[i]
 		}
 		if gl != wl {
-			return "line " + itoa(i+1) + ":\n got: " + truncate(gl, 300) + "\nwant: " + truncate(wl, 300)
+			return "line " + strconv.Itoa(i+1) + ":\n got: " + truncate(gl, 300) + "\nwant: " + truncate(wl, 300)
 		}
 	}
 	return "no line differs"
