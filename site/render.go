@@ -1,21 +1,352 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+	texttemplate "text/template"
+	"time"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
 
-// Render returns the files of one commit's site: findings.json and the
-// upstream licence, plus the rendered pages.
+// Options control how RenderWith builds the pages.
+type Options struct {
+	// Templates overrides the embedded templates file by file (see package
+	// templates); nil uses the embedded set alone.
+	Templates fs.FS
+}
+
+// Render returns the files of one commit's site with the embedded
+// templates: findings.json, the upstream licence (when license is not nil),
+// index.html, one HTML page per findings page, findings.md and style.css.
 func Render(doc *findings.Document, license []byte) (Files, error) {
+	return RenderWith(doc, license, Options{})
+}
+
+// pageTitle is the heading of a per-page file: the page name, capitalised.
+func pageTitle(page string) string {
+	if page == "" {
+		return page
+	}
+	return strings.ToUpper(page[:1]) + page[1:]
+}
+
+// RenderWith is Render with options. The pages are rendered from the
+// findings.json bytes and nothing else: the document is encoded, decoded
+// again, and only the decoded copy reaches the templates.
+func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, error) {
 	data, err := doc.Marshal()
 	if err != nil {
 		return nil, fmt.Errorf("encode findings.json: %w", err)
+	}
+	rec, err := findings.DecodeDocument(data, "findings.json")
+	if err != nil {
+		return nil, err
+	}
+	set, err := loadTemplates(opts.Templates)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newRenderer(rec, set, license != nil)
+	if err != nil {
+		return nil, err
 	}
 	files := Files{"findings.json": data}
 	if license != nil {
 		files["upstream-license.txt"] = license
 	}
+
+	index, err := r.htmlPage(indexTemplate, nil, "Key findings")
+	if err != nil {
+		return nil, err
+	}
+	files["index.html"] = index
+	for i := range r.view.Pages {
+		p := &r.view.Pages[i]
+		page, err := r.htmlPage(pageTemplate, p, p.Title)
+		if err != nil {
+			return nil, err
+		}
+		files[p.File] = page
+	}
+	md, err := r.markdown(findingsTemplate, r.view, false)
+	if err != nil {
+		return nil, err
+	}
+	files["findings.md"] = md
+	css, err := highlightCSS()
+	if err != nil {
+		return nil, err
+	}
+	files["style.css"] = append(append(bytes.Clone(set.style), '\n'), css...)
 	return files, nil
+}
+
+// view is the data every Markdown template receives.
+type view struct {
+	// Doc is the document as read from findings.json.
+	Doc *findings.Document
+	// Source is Doc.Source prepared for display.
+	Source sourceView
+	// Sections are the index sections in order, each with its records.
+	Sections []sectionView
+	// Pages are the per-page files in order.
+	Pages []pageView
+	// Page is the page being rendered (page.md.tmpl only).
+	Page *pageView
+	// HTML is true when the Markdown becomes an HTML page and false for
+	// findings.md.
+	HTML bool
+	// LicenseFile is true when upstream-license.txt is part of the site.
+	LicenseFile bool
+}
+
+// sourceView describes the commit for headers.
+type sourceView struct {
+	Repo string
+	Ref  string
+	// Commit is the full commit id; "" for a plain directory.
+	Commit      string
+	ShortCommit string
+	// CommitURL is the commit's web page; "" when there is none.
+	CommitURL string
+	Version   string
+	// Date is the commit time as "2006-01-02 15:04:05 UTC".
+	Date    string
+	License *findings.License
+	// LicenseURL is the licence file's permalink; "" when there is none.
+	LicenseURL string
+}
+
+// sectionView is one index section and its records.
+type sectionView struct {
+	Title    string
+	ID       string
+	Findings []*findings.Record
+}
+
+// pageView is one per-page file.
+type pageView struct {
+	Name  string
+	Title string
+	File  string
+	// Findings are the page's records in catalog order.
+	Findings []*findings.Record
+	// Sections group Findings by index section, in index order.
+	Sections []sectionView
+}
+
+// renderer renders one document.
+type renderer struct {
+	doc     *findings.Document
+	set     *templateSet
+	view    *view
+	records map[string]*findings.Record
+	// sectionIDs maps section titles to their anchors, the same on every
+	// page.
+	sectionIDs map[string]string
+	md         *markdown
+	// page is the file being rendered ("" for findings.md), for links.
+	page string
+}
+
+func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*renderer, error) {
+	r := &renderer{doc: doc, set: set, records: map[string]*findings.Record{}}
+	for _, rec := range doc.Findings {
+		if _, err := checkAnchor(rec.ID); err != nil {
+			return nil, fmt.Errorf("record id: %w", err)
+		}
+		if r.records[rec.ID] != nil {
+			return nil, fmt.Errorf("two records have the id %q", rec.ID)
+		}
+		if !slices.Contains(findings.Pages, rec.Page) {
+			return nil, fmt.Errorf("record %s: unknown page %q (want one of %s)", rec.ID, rec.Page, strings.Join(findings.Pages, ", "))
+		}
+		r.records[rec.ID] = rec
+	}
+	r.md = newMarkdown(r.records, set.html)
+	v := &view{Doc: doc, Source: newSourceView(doc.Source), LicenseFile: licenseFile}
+	v.Sections = r.sections(doc.Findings)
+	r.sectionIDs = map[string]string{}
+	used := map[string]bool{}
+	for _, id := range reservedIDs {
+		used[id] = true
+	}
+	for id := range r.records {
+		used[id] = true
+	}
+	for i, s := range v.Sections {
+		base := slugify(s.Title)
+		id := base
+		for n := 2; used[id]; n++ {
+			id = base + "-" + strconv.Itoa(n)
+		}
+		used[id] = true
+		r.sectionIDs[s.Title] = id
+		v.Sections[i].ID = id
+	}
+	for _, name := range findings.Pages {
+		p := pageView{Name: name, Title: pageTitle(name), File: name + ".html"}
+		for _, rec := range doc.Findings {
+			if rec.Page == name {
+				p.Findings = append(p.Findings, rec)
+			}
+		}
+		p.Sections = r.sections(p.Findings)
+		for i := range p.Sections {
+			p.Sections[i].ID = r.sectionIDs[p.Sections[i].Title]
+		}
+		v.Pages = append(v.Pages, p)
+	}
+	r.view = v
+	return r, nil
+}
+
+// reservedIDs are anchors the templates use for their own headings.
+var reservedIDs = []string{"contents", "scope", "evidence-limits", "licence", "findings"}
+
+// sections groups records by their section field: the sections listed in
+// sections.txt first, in that order, then any others in the order they
+// first occur. A record without a section goes under "Other findings".
+// The caller sets the anchors.
+func (r *renderer) sections(recs []*findings.Record) []sectionView {
+	byTitle := map[string]*sectionView{}
+	var order []string
+	for _, rec := range recs {
+		t := strings.TrimSpace(rec.Section)
+		if t == "" {
+			t = "Other findings"
+		}
+		if byTitle[t] == nil {
+			byTitle[t] = &sectionView{Title: t}
+			order = append(order, t)
+		}
+		byTitle[t].Findings = append(byTitle[t].Findings, rec)
+	}
+	var out []sectionView
+	for _, t := range r.set.sections {
+		if s := byTitle[t]; s != nil {
+			out = append(out, *s)
+			delete(byTitle, t)
+		}
+	}
+	for _, t := range order {
+		if s := byTitle[t]; s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+func newSourceView(s findings.Source) sourceView {
+	v := sourceView{Repo: s.Repo, Ref: s.Ref, License: s.License}
+	if s.Version != nil {
+		v.Version = *s.Version
+	}
+	if s.CommittedAt != nil {
+		v.Date = *s.CommittedAt
+		if t, err := time.Parse(time.RFC3339, *s.CommittedAt); err == nil {
+			v.Date = t.UTC().Format("2006-01-02 15:04:05 UTC")
+		}
+	}
+	if s.Commit != nil {
+		v.Commit = *s.Commit
+		v.ShortCommit = v.Commit[:min(12, len(v.Commit))]
+		if web := webBase(s.Repo); web != "" {
+			v.CommitURL = web + "/commit/" + v.Commit
+			if s.License != nil {
+				v.LicenseURL = web + "/blob/" + v.Commit + "/" + s.License.Path
+			}
+		}
+	}
+	return v
+}
+
+// webBase returns repo when it is a web URL (links can be made to it),
+// else "".
+func webBase(repo string) string {
+	if strings.HasPrefix(repo, "https://") || strings.HasPrefix(repo, "http://") {
+		return strings.TrimSuffix(repo, "/")
+	}
+	return ""
+}
+
+// markdown executes a Markdown template; html selects the page flavour
+// (heading attributes, excerpts by reference) over findings.md's.
+func (r *renderer) markdown(name string, v *view, html bool) ([]byte, error) {
+	t, err := r.set.md.Clone()
+	if err != nil {
+		return nil, err
+	}
+	t.Funcs(texttemplate.FuncMap(r.funcs(html)))
+	vv := *v
+	vv.HTML = html
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, name, &vv); err != nil {
+		return nil, fmt.Errorf("render %s: %w", name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// layoutView is the data of layout.html.tmpl.
+type layoutView struct {
+	Title string
+	// Heading is the page's own heading (for the title element).
+	Heading string
+	Nav     []navItem
+	Source  sourceView
+	// Body is the page's HTML as goldmark wrote it.
+	Body        htmltemplate.HTML
+	LicenseFile bool
+}
+
+// navItem is one link of the page navigation.
+type navItem struct {
+	Title   string
+	File    string
+	Current bool
+}
+
+// htmlPage renders a Markdown template to HTML and wraps it in the layout.
+func (r *renderer) htmlPage(name string, p *pageView, heading string) ([]byte, error) {
+	file := "index.html"
+	if p != nil {
+		file = p.File
+	}
+	r.page = file
+	defer func() { r.page = "" }()
+	v := *r.view
+	v.Page = p
+	md, err := r.markdown(name, &v, true)
+	if err != nil {
+		return nil, err
+	}
+	body, err := r.md.convert(md)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", file, err)
+	}
+	lv := layoutView{
+		Heading:     heading,
+		Source:      r.view.Source,
+		Body:        htmltemplate.HTML(body), // goldmark output: escaped, no raw HTML
+		LicenseFile: r.view.LicenseFile,
+	}
+	lv.Title = heading + " · opencode"
+	if r.view.Source.Version != "" {
+		lv.Title += " " + r.view.Source.Version
+	}
+	lv.Nav = append(lv.Nav, navItem{Title: "Key findings", File: "index.html", Current: file == "index.html"})
+	for _, pg := range r.view.Pages {
+		lv.Nav = append(lv.Nav, navItem{Title: pg.Title, File: pg.File, Current: file == pg.File})
+	}
+	var b bytes.Buffer
+	if err := r.set.html.ExecuteTemplate(&b, layoutTemplate, lv); err != nil {
+		return nil, fmt.Errorf("render %s: %w", file, err)
+	}
+	return b.Bytes(), nil
 }

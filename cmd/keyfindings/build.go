@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/keyfindings/keyfindings/extract"
@@ -76,15 +77,23 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", stderr)
 	var src sourceFlags
 	src.register(fs)
-	out := fs.String("out", "site", "output directory")
+	out := fs.String("out", defaultOut, "output directory (./"+fallbackOut+" when the default ./"+defaultOut+" is a Go package, as in keyfindings' own source tree)")
 	strict := fs.Bool("strict", false, "exit 1 unless every finding is located")
 	force := fs.Bool("force", false, "replace a non-empty --out that keyfindings did not write")
+	tmplDir := fs.String("templates", "", "directory of templates that replace the built-in ones file by file")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usagef("unexpected argument %q (build takes flags only)", rest[0])
+	}
+	*out = outDir(fs, *out, stderr)
+	var opts site.Options
+	if *tmplDir != "" {
+		if opts.Templates, err = site.TemplateDir(*tmplDir); err != nil {
+			return err
+		}
 	}
 	_, x, err := src.catalog()
 	if err != nil {
@@ -99,7 +108,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	files, err := site.Render(res.Document, res.License)
+	files, err := site.RenderWith(res.Document, res.License, opts)
 	if err != nil {
 		return err
 	}
@@ -124,6 +133,38 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
+}
+
+// The default output directory is ./site (SPEC §6). In keyfindings' own
+// repository ./site is the Go package that renders sites, and a build there
+// would try to replace it (refused without --force, destroyed with it). So
+// when --out is not given and ./site holds .go files, build and serve use
+// ./_site instead (ignored by git) and say so on stderr.
+const (
+	defaultOut  = "site"
+	fallbackOut = "_site"
+)
+
+// outDir returns the output directory: --out when it was given, else the
+// default with the fallback above.
+func outDir(fs *flag.FlagSet, out string, stderr io.Writer) string {
+	given := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "out" {
+			given = true
+		}
+	})
+	if given || !hasGoFiles(defaultOut) {
+		return out
+	}
+	fmt.Fprintf(stderr, "keyfindings: ./%s is a Go package directory (this is keyfindings' source tree); using ./%s instead (pass --out to choose)\n", defaultOut, fallbackOut)
+	return fallbackOut
+}
+
+// hasGoFiles reports whether dir contains a .go file.
+func hasGoFiles(dir string) bool {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	return len(matches) > 0
 }
 
 func runList(args []string, stdout, stderr io.Writer) error {

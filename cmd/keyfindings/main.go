@@ -34,6 +34,7 @@ func commands() []command {
 	return []command{
 		{"build", "extract one commit's findings and write the site", runBuild},
 		{"list", "list the finding definitions", runList},
+		{"serve", "serve a built site on a local address for a look", runServe},
 	}
 }
 

@@ -1,0 +1,235 @@
+package site
+
+import (
+	"bytes"
+	htmltemplate "html/template"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	gmrenderer "github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// markdown is the one goldmark configuration of the site: GFM tables and
+// strikethrough, heading attributes (for the finding anchors), callouts,
+// and fenced code blocks highlighted by chroma. Raw HTML is not enabled:
+// goldmark replaces any with a comment, so nothing in the Markdown becomes
+// markup except what goldmark itself writes.
+type markdown struct {
+	md goldmark.Markdown
+}
+
+// excerptInfo is the word in a fenced block's info string that names the
+// record whose excerpt the block shows.
+const excerptInfo = "kf-excerpt="
+
+// An excerpt longer than foldLines shows its first headLines and folds the
+// rest in <details>.
+const (
+	foldLines = 60
+	headLines = 12
+)
+
+func newMarkdown(records map[string]*findings.Record, html *htmltemplate.Template) *markdown {
+	return &markdown{md: goldmark.New(
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
+		goldmark.WithParserOptions(
+			parser.WithAttribute(),
+			parser.WithASTTransformers(util.Prioritized(calloutTransformer{}, 500)),
+		),
+		goldmark.WithRendererOptions(
+			gmrenderer.WithNodeRenderers(util.Prioritized(&codeRenderer{records: records, html: html}, 100)),
+		),
+	)}
+}
+
+// convert renders Markdown to HTML.
+func (m *markdown) convert(src []byte) ([]byte, error) {
+	var b bytes.Buffer
+	if err := m.md.Convert(src, &b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// codeRenderer renders fenced code blocks with chroma through the
+// excerpt.html.tmpl template. A block whose info string carries
+// kf-excerpt=<id> shows that record's excerpt, taken from the record (not
+// from the Markdown), numbered with the real source lines, each number a
+// link to that line's permalink. Other blocks are highlighted by their
+// language, unnumbered.
+type codeRenderer struct {
+	records map[string]*findings.Record
+	html    *htmltemplate.Template
+}
+
+// RegisterFuncs implements gmrenderer.NodeRenderer.
+func (r *codeRenderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, r.render)
+}
+
+// excerptView is the data of the excerpt template.
+type excerptView struct {
+	// ID is the record's id; "" for a block that is not an excerpt.
+	ID    string
+	Path  string
+	Start int
+	End   int
+	Count int
+	// All is the whole block.
+	All blockView
+	// Fold is set for excerpts longer than foldLines; Head are the lines
+	// shown and Rest the lines folded.
+	Fold bool
+	Head blockView
+	Rest blockView
+}
+
+// blockView is a run of lines drawn as one <pre>.
+type blockView struct {
+	// Wrap is set for prose (plain text such as prompt files) and for
+	// unnumbered blocks, whose long lines wrap instead of scrolling.
+	Wrap  bool
+	Lines []lineView
+}
+
+// lineView is one line of an excerpt.
+type lineView struct {
+	// N is the source line number; 0 for an unnumbered block.
+	N int
+	// Href is the line's permalink; "" when there is none.
+	Href   string
+	Tokens []token
+}
+
+func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	cb := n.(*ast.FencedCodeBlock)
+	var info []string
+	if cb.Info != nil {
+		info = strings.Fields(string(cb.Info.Segment.Value(src)))
+	}
+	var v excerptView
+	var rec *findings.Record
+	for _, word := range info {
+		if id, ok := strings.CutPrefix(word, excerptInfo); ok {
+			rec = r.records[id]
+		}
+	}
+	var err error
+	if rec != nil && rec.Excerpt != nil && rec.Lines != nil && rec.Path != nil {
+		v, err = recordExcerpt(rec)
+	} else {
+		lang := "plaintext"
+		if len(info) > 0 && !strings.HasPrefix(info[0], excerptInfo) {
+			lang = info[0]
+		}
+		var body bytes.Buffer
+		for i := 0; i < cb.Lines().Len(); i++ {
+			seg := cb.Lines().At(i)
+			body.Write(seg.Value(src))
+		}
+		v, err = plainExcerpt(lang, body.String())
+	}
+	if err != nil {
+		return ast.WalkStop, err
+	}
+	if err := r.html.ExecuteTemplate(w, "excerpt", v); err != nil {
+		return ast.WalkStop, err
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// recordExcerpt highlights a record's excerpt with its line numbers.
+func recordExcerpt(rec *findings.Record) (excerptView, error) {
+	lexer, _ := language(*rec.Path)
+	lines, err := highlight(lexer, displayText(*rec.Excerpt))
+	if err != nil {
+		return excerptView{}, err
+	}
+	base := ""
+	if rec.Permalink != nil {
+		base, _, _ = strings.Cut(*rec.Permalink, "#")
+	}
+	v := excerptView{ID: rec.ID, Path: *rec.Path, Start: rec.Lines.Start, End: rec.Lines.End, Count: len(lines)}
+	v.All.Wrap = lexer == "plaintext"
+	for i, toks := range lines {
+		lv := lineView{N: rec.Lines.Start + i, Tokens: toks}
+		if base != "" {
+			lv.Href = base + "#L" + strconv.Itoa(lv.N)
+		}
+		v.All.Lines = append(v.All.Lines, lv)
+	}
+	if v.Count > foldLines {
+		v.Fold = true
+		v.Head = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[:headLines]}
+		v.Rest = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[headLines:]}
+	}
+	return v, nil
+}
+
+// plainExcerpt highlights the body of an ordinary fenced block.
+func plainExcerpt(lang, body string) (excerptView, error) {
+	lines, err := highlight(lang, displayText(body))
+	if err != nil {
+		return excerptView{}, err
+	}
+	v := excerptView{Count: len(lines), All: blockView{Wrap: true}}
+	for _, toks := range lines {
+		v.All.Lines = append(v.All.Lines, lineView{Tokens: toks})
+	}
+	return v, nil
+}
+
+// calloutPattern matches the first line of a GitHub alert blockquote.
+var calloutPattern = regexp.MustCompile(`(?i)^\[!(note|tip|important|warning|caution)\]$`)
+
+// calloutTransformer turns GitHub alerts (a blockquote whose first line is
+// [!NOTE], [!WARNING], …) into blockquotes with the class "callout <kind>"
+// and drops the marker line, so findings.md shows GitHub's alerts and the
+// pages show styled boxes. The marker is matched on the raw source line, so
+// an escaped \[!NOTE\] (as data always is) stays text.
+type calloutTransformer struct{}
+
+// Transform implements parser.ASTTransformer.
+func (calloutTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	src := reader.Source()
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || n.Kind() != ast.KindBlockquote {
+			return ast.WalkContinue, nil
+		}
+		p, ok := n.FirstChild().(*ast.Paragraph)
+		if !ok || p.Lines().Len() == 0 {
+			return ast.WalkContinue, nil
+		}
+		first := p.Lines().At(0)
+		m := calloutPattern.FindSubmatch(bytes.TrimSpace(first.Value(src)))
+		if m == nil {
+			return ast.WalkContinue, nil
+		}
+		n.SetAttributeString("class", []byte("callout "+strings.ToLower(string(m[1]))))
+		for c := p.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			if t, ok := c.(*ast.Text); ok && t.Segment.Start < first.Stop {
+				p.RemoveChild(p, c)
+			} else {
+				break
+			}
+			c = next
+		}
+		if p.FirstChild() == nil {
+			n.RemoveChild(n, p)
+		}
+		return ast.WalkContinue, nil
+	})
+}

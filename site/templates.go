@@ -1,0 +1,138 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	texttemplate "text/template"
+
+	"github.com/keyfindings/keyfindings/templates"
+)
+
+// Template file names the renderer executes or copies.
+const (
+	indexTemplate    = "index.md.tmpl"
+	pageTemplate     = "page.md.tmpl"
+	findingsTemplate = "findings.md.tmpl"
+	layoutTemplate   = "layout.html.tmpl"
+	styleFile        = "style.css"
+	sectionsFile     = "sections.txt"
+)
+
+// templateSet is the parsed templates of one render.
+type templateSet struct {
+	// md holds every *.md.tmpl file; its functions are replaced per output
+	// (HTML page or findings.md) on a clone.
+	md *texttemplate.Template
+	// html holds every *.html.tmpl file: the page shell and the excerpt.
+	html *htmltemplate.Template
+	// style is the site's stylesheet, before the highlighting rules.
+	style []byte
+	// sections is the index's section order.
+	sections []string
+}
+
+// loadTemplates reads the embedded templates, each replaced by the file of
+// the same name in override when it has one; further *.md.tmpl and
+// *.html.tmpl files in override are parsed as well. Errors name the file.
+func loadTemplates(override fs.FS) (*templateSet, error) {
+	files := map[string][]byte{}
+	origin := map[string]string{}
+	read := func(fsys fs.FS, label string) error {
+		entries, err := fs.ReadDir(fsys, ".")
+		if err != nil {
+			return fmt.Errorf("read templates: %w", err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !(strings.HasSuffix(name, ".tmpl") || name == styleFile || name == sectionsFile) {
+				continue
+			}
+			data, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return fmt.Errorf("read template %s: %w", name, err)
+			}
+			files[name] = data
+			origin[name] = label + name
+		}
+		return nil
+	}
+	if err := read(templates.FS, "embedded "); err != nil {
+		return nil, err
+	}
+	if override != nil {
+		if err := read(override, "--templates "); err != nil {
+			return nil, err
+		}
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+
+	set := &templateSet{
+		md:    texttemplate.New("").Option("missingkey=error").Funcs(placeholderFuncs()),
+		html:  htmltemplate.New("").Option("missingkey=error"),
+		style: files[styleFile],
+	}
+	for _, name := range names {
+		var err error
+		switch {
+		case strings.HasSuffix(name, ".md.tmpl"):
+			_, err = set.md.New(name).Parse(string(files[name]))
+		case strings.HasSuffix(name, ".html.tmpl"):
+			_, err = set.html.New(name).Parse(string(files[name]))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", origin[name], err)
+		}
+	}
+	for _, need := range []string{indexTemplate, pageTemplate, findingsTemplate} {
+		if set.md.Lookup(need) == nil {
+			return nil, fmt.Errorf("template %s is missing", need)
+		}
+	}
+	for _, need := range []string{layoutTemplate, "excerpt"} {
+		if set.html.Lookup(need) == nil {
+			return nil, fmt.Errorf("HTML template %q is missing", need)
+		}
+	}
+	sc := bufio.NewScanner(bytes.NewReader(files[sectionsFile]))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line != "" && !strings.HasPrefix(line, "#") {
+			set.sections = append(set.sections, line)
+		}
+	}
+	return set, nil
+}
+
+// placeholderFuncs declares the template functions so the templates parse;
+// each render installs the working ones (see renderer.funcs).
+func placeholderFuncs() texttemplate.FuncMap {
+	m := texttemplate.FuncMap{}
+	for name := range (&renderer{}).funcs(false) {
+		m[name] = func(...any) (string, error) { return "", errors.New("template function called before render") }
+	}
+	return m
+}
+
+// TemplateDir returns the directory dir as Options.Templates, after
+// checking that it is a directory.
+func TemplateDir(dir string) (fs.FS, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--templates %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("--templates %s is not a directory", dir)
+	}
+	return os.DirFS(dir), nil
+}

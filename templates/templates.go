@@ -1,0 +1,52 @@
+// Package templates holds the default templates and stylesheet of the
+// findings site, embedded in the binary.
+//
+// Files ending in .md.tmpl are text/template templates that produce
+// Markdown: index.md.tmpl (index.html), page.md.tmpl (prompts.html,
+// tools.html, configuration.html, network.html), findings.md.tmpl
+// (findings.md) and partials.md.tmpl (the parts they share). Files ending
+// in .html.tmpl are html/template templates: layout.html.tmpl is the page
+// shell around goldmark's HTML, excerpt.html.tmpl draws highlighted code.
+// style.css is copied into the site, followed by the highlighting rules;
+// sections.txt lists the index sections in order.
+//
+// `keyfindings build --templates DIR` overrides these files one by one: a
+// file in DIR with the same name replaces the embedded one, and further
+// *.md.tmpl and *.html.tmpl files in DIR are parsed too (for new partials).
+//
+// The Markdown templates receive the document as read from findings.json
+// (.Doc), the source prepared for display (.Source), the index sections
+// with their records (.Sections), the pages (.Pages), the page being
+// rendered (.Page, page.md.tmpl only), whether the Markdown becomes HTML
+// (.HTML) and whether upstream-license.txt is written (.LicenseFile).
+// Records are findings.Record values. Data from the source reaches the
+// Markdown only through these functions, which show it literally:
+//
+//	md TEXT           text, escaped, on one line
+//	code TEXT         an inline code span
+//	cell VALUE        a fact value in a table cell
+//	factTables FACTS  facts arranged as tables (.Name, .Columns, .Rows)
+//	excerpt RECORD    a record's excerpt as a fenced block
+//	fence LANG TEXT   any text as a fenced block
+//	url URL           a safe link destination
+//	heading N TEXT ID a heading with an anchor
+//	short HASH        the first 12 hex digits and "…"
+//	lines LINES       "lines a–b" or "line a"
+//	title RECORD      the title, with the part of the id that tells the
+//	                  records of an expect: all definition apart
+//	status STATUS     "Missing", "Ambiguous", …
+//	recordHref RECORD, indexHref RECORD, candidateURL CANDIDATE,
+//	check RECORD (the command that recomputes the hash), commit
+//
+// Prose from the definitions goes through claim (Markdown) and inline
+// (Markdown on one line), which show raw HTML as text. goldmark runs
+// without raw HTML, so no template can emit markup except through the HTML
+// templates.
+package templates
+
+import "embed"
+
+// FS holds the embedded default templates.
+//
+//go:embed *.tmpl style.css sections.txt
+var FS embed.FS
