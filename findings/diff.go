@@ -174,7 +174,11 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 		return fd
 	case !ol && !nl:
 		fd.Status = DiffMissing
-		fd.Note = fmt.Sprintf("not located in either source: old %s: %s; new %s: %s", o.Status, problem(o), n.Status, problem(n))
+		if o.Status == n.Status && problem(o) == problem(n) {
+			fd.Note = fmt.Sprintf("not located in either source: %s: %s", n.Status, problem(n))
+		} else {
+			fd.Note = fmt.Sprintf("not located in either source: old %s: %s; new %s: %s", o.Status, problem(o), n.Status, problem(n))
+		}
 		return fd
 	case !ol && nl:
 		fd.Status = DiffAdded

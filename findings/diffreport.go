@@ -119,32 +119,36 @@ func (d *Diff) WriteText(w io.Writer) error {
 // request comment: a summary table, then a section per finding that is
 // not unchanged, with both citations, the excerpt diff and the facts.
 func (d *Diff) WriteMarkdown(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "### Key findings: %s → %s\n\n", mdSource(d.Old), mdSource(d.New))
-	b.WriteString(mdEscape(d.Summary()) + ".\n\n")
-	b.WriteString("| Finding | Status | Where |\n| --- | --- | --- |\n")
+	var blocks []string
+	add := func(s string) { blocks = append(blocks, strings.TrimRight(s, "\n")) }
+	add(fmt.Sprintf("### Key findings: %s → %s", mdSource(d.Old), mdSource(d.New)))
+	add(mdEscape(d.Summary()) + ".")
+	var table strings.Builder
+	table.WriteString("| Finding | Status | Where |\n| --- | --- | --- |\n")
 	for _, f := range d.Findings {
-		fmt.Fprintf(&b, "| %s %s | %s | %s |\n", cell(codeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
+		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(codeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
 	}
+	add(table.String())
 	for _, f := range d.Findings {
 		if f.Status == DiffUnchanged {
 			continue
 		}
-		fmt.Fprintf(&b, "\n#### %s: %s\n\n", codeSpan(f.ID), f.Status)
+		add(fmt.Sprintf("#### %s: %s", codeSpan(f.ID), f.Status))
 		if f.Title != "" {
-			b.WriteString(oneLineText(f.Title) + "\n\n")
+			add(oneLineText(f.Title))
 		}
 		if f.Note != "" {
-			b.WriteString(mdEscape(f.Note) + ".\n\n")
+			add(mdEscape(capitalize(f.Note)) + ".")
 		}
+		var cites []string
 		if c := mdCite(d.Old, f.Old); c != "" {
-			b.WriteString("- Old: " + c + "\n")
+			cites = append(cites, "- Old: "+c)
 		}
 		if c := mdCite(d.New, f.New); c != "" {
-			b.WriteString("- New: " + c + "\n")
+			cites = append(cites, "- New: "+c)
 		}
-		if f.Old != nil && f.Old.Located() || f.New != nil && f.New.Located() {
-			b.WriteString("\n")
+		if len(cites) > 0 {
+			add(strings.Join(cites, "\n"))
 		}
 		if len(f.Hunks) > 0 {
 			var body strings.Builder
@@ -155,36 +159,38 @@ func (d *Diff) WriteMarkdown(w io.Writer) error {
 					body.WriteString(l + "\n")
 				}
 			}
-			b.WriteString(fenced("diff", body.String()) + "\n")
+			add(fenced("diff", body.String()))
 		}
-		var scalars []FactChange
+		var facts strings.Builder
 		for _, fc := range f.Facts {
 			if fc.Items == nil {
-				scalars = append(scalars, fc)
+				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(codeSpan(fc.Name)), cell(codeSpan(CompactJSON(fc.Old))), cell(codeSpan(CompactJSON(fc.New))))
 			}
 		}
-		if len(scalars) > 0 {
-			b.WriteString("| Fact | Old | New |\n| --- | --- | --- |\n")
-			for _, fc := range scalars {
-				fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(codeSpan(fc.Name)), cell(codeSpan(CompactJSON(fc.Old))), cell(codeSpan(CompactJSON(fc.New))))
-			}
-			b.WriteString("\n")
+		if facts.Len() > 0 {
+			add("| Fact | Old | New |\n| --- | --- | --- |\n" + facts.String())
 		}
 		for _, fc := range f.Facts {
 			if fc.Items == nil {
 				continue
 			}
-			fmt.Fprintf(&b, "Fact %s:\n\n", codeSpan(fc.Name))
+			add(fmt.Sprintf("Fact %s:", codeSpan(fc.Name)))
 			var body strings.Builder
 			for _, it := range fc.Items {
 				body.WriteString(it[:1] + " " + it[1:] + "\n")
 			}
-			b.WriteString(fenced("diff", body.String()) + "\n")
+			add(fenced("diff", body.String()))
 		}
 	}
-	out := strings.TrimRight(b.String(), "\n") + "\n"
-	_, err := io.WriteString(w, out)
+	_, err := io.WriteString(w, strings.Join(blocks, "\n\n")+"\n")
 	return err
+}
+
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // mdSource is a source label with the commit linked when there is one.
@@ -223,10 +229,15 @@ func mdWhere(f *FindingDiff) string {
 	ok := func(r *Record) bool { return r != nil && r.Located() && r.Lines != nil }
 	o, n := f.Old, f.New
 	switch {
-	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path):
-		if *o.Lines == *n.Lines && textOf(o.Permalink) == textOf(n.Permalink) {
-			return rng(n, true)
+	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines:
+		s := fmt.Sprintf("%s L%d–%d", codeSpan(textOf(n.Path)), n.Lines.Start, n.Lines.End)
+		if o.Permalink != nil && n.Permalink != nil && *o.Permalink != *n.Permalink {
+			s += " ([old](" + *o.Permalink + "), [new](" + *n.Permalink + "))"
+		} else if n.Permalink != nil {
+			s += " ([permalink](" + *n.Permalink + "))"
 		}
+		return s
+	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path):
 		return rng(o, true) + " → " + rng(n, false)
 	case ok(o) && ok(n):
 		return rng(o, true) + " → " + rng(n, true)
@@ -235,7 +246,7 @@ func mdWhere(f *FindingDiff) string {
 	case ok(n):
 		return rng(n, true)
 	}
-	return ""
+	return "—"
 }
 
 // cell makes text safe inside a table cell.
