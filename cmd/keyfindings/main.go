@@ -34,6 +34,7 @@ func commands() []command {
 	return []command{
 		{"build", "extract one commit's findings and write the site", runBuild},
 		{"list", "list the finding definitions", runList},
+		{"diff", "compare the findings of two refs or two findings.json files", runDiff},
 	}
 }
 
