@@ -33,8 +33,8 @@ func SourceLabel(s Source) string {
 	return "plain directory"
 }
 
-// Summary is the counts of the statuses that occur, in summary order:
-// "1 moved, 2 unchanged" reads "2 unchanged, 1 moved".
+// Summary counts the statuses that occur, in summary order, as in
+// "2 unchanged, 1 moved".
 func (d *Diff) Summary() string {
 	counts := d.Counts()
 	var parts []string

@@ -21,7 +21,7 @@ const (
 )
 
 // edit is one line of an edit script: a line of a (delete), of b (insert)
-// or of both (equal). A and B index the lines, -1 when not applicable.
+// or of both (equal); a and b index the lines, -1 where not applicable.
 type edit struct {
 	op   editOp
 	a, b int

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 func runDiff(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("diff", stderr)
+	fs.Usage = commandUsage(fs, "keyfindings diff [flags] A B", "A and B are refs in --repo (--ref is not used) or findings.json files. Statuses: unchanged, moved, changed, added, removed, missing.")
 	var src sourceFlags
 	src.register(fs)
 	format := fs.String("format", "text", "output format: text, md (for a pull-request comment) or json")
@@ -54,6 +56,15 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
+}
+
+// commandUsage prints a usage line, a sentence and the flags.
+func commandUsage(fs *flag.FlagSet, usage, help string) func() {
+	return func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", usage, help)
+		fs.PrintDefaults()
+	}
 }
 
 // isDocumentArg reports whether a diff argument names a findings.json
