@@ -121,7 +121,7 @@ func TestDiffExitCodes(t *testing.T) {
 		code   int
 		stderr string // substring, "" for none
 	}{
-		{"no differences, --exit-code", []string{"v0.2.0", "v0.2.0", "--exit-code"}, 1, ""}, // never-there and legacy-hook are missing
+		{"same ref, --exit-code: missing findings still count", []string{"v0.2.0", "v0.2.0", "--exit-code"}, 1, ""},
 		{"differences, no --exit-code", []string{"v0.1.0", "v0.2.0"}, 0, ""},
 		{"differences, --exit-code", []string{"v0.1.0", "v0.2.0", "--exit-code"}, 1, ""},
 		{"one argument", []string{"v0.1.0"}, 2, "want two refs"},
