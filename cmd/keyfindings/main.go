@@ -34,6 +34,9 @@ func commands() []command {
 	return []command{
 		{"build", "extract one commit's findings and write the site", runBuild},
 		{"list", "list the finding definitions", runList},
+		{"diff", "compare the findings of two refs or two findings.json files", runDiff},
+		{"cite", "print one finding's citation (Markdown, permalink or record)", runCite},
+		{"verify", "check citations (or a findings.json) against the source", runVerify},
 		{"serve", "serve a built site on a local address for a look", runServe},
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/keyfindings/keyfindings/findings"
 )
 
-const fixtureTree = "../../testdata/extract/tree"
-const fixtureDefs = "../../testdata/extract/defs"
+const extractTree = "../../testdata/extract/tree"
+const extractDefs = "../../testdata/extract/defs"
 
 // runCmd runs the command line in-process.
 func runCmd(args ...string) (int, string, string) {
@@ -22,7 +22,7 @@ func runCmd(args ...string) (int, string, string) {
 
 func TestBuildPlainDirectory(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "site")
-	code, stdout, stderr := runCmd("build", "--repo", fixtureTree, "--defs", fixtureDefs, "--out", out, "--quiet")
+	code, stdout, stderr := runCmd("build", "--repo", extractTree, "--defs", extractDefs, "--out", out, "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -37,7 +37,7 @@ func TestBuildPlainDirectory(t *testing.T) {
 		t.Errorf("source = %+v", doc.Source)
 	}
 	lic, err := os.ReadFile(filepath.Join(out, "upstream-license.txt"))
-	want, _ := os.ReadFile(filepath.Join(fixtureTree, "LICENSE"))
+	want, _ := os.ReadFile(filepath.Join(extractTree, "LICENSE"))
 	if err != nil || !bytes.Equal(lic, want) {
 		t.Errorf("upstream-license.txt is not the LICENSE bytes: %v", err)
 	}
@@ -45,7 +45,7 @@ func TestBuildPlainDirectory(t *testing.T) {
 
 func TestBuildStrict(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "site")
-	code, _, stderr := runCmd("build", "--repo", fixtureTree, "--defs", fixtureDefs, "--out", out, "--strict", "--quiet")
+	code, _, stderr := runCmd("build", "--repo", extractTree, "--defs", extractDefs, "--out", out, "--strict", "--quiet")
 	if code != 1 {
 		t.Fatalf("strict with missing findings: exit %d, want 1", code)
 	}
@@ -57,10 +57,10 @@ func TestBuildStrict(t *testing.T) {
 	// Only located definitions: strict passes.
 	defs := t.TempDir()
 	for _, f := range []string{"routing.yaml", "limits.yaml", "setup.yaml"} {
-		data, _ := os.ReadFile(filepath.Join(fixtureDefs, f))
+		data, _ := os.ReadFile(filepath.Join(extractDefs, f))
 		os.WriteFile(filepath.Join(defs, f), data, 0o644)
 	}
-	code, _, stderr = runCmd("build", "--repo", fixtureTree, "--defs", defs, "--out", out, "--strict", "--quiet")
+	code, _, stderr = runCmd("build", "--repo", extractTree, "--defs", defs, "--out", out, "--strict", "--quiet")
 	if code != 0 {
 		t.Fatalf("strict with all located: exit %d: %s", code, stderr)
 	}
@@ -79,9 +79,9 @@ func TestErrorsAreOneLine(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
 		{"unknown flag", []string{"build", "--bogus"}, 2, "flag provided but not defined"},
 		{"extra argument", []string{"build", "extra"}, 2, "unexpected argument"},
-		{"broken definition", []string{"build", "--repo", fixtureTree, "--defs", badDefs, "--out", out}, 1, "broken.yaml"},
-		{"not a repository", []string{"build", "--repo", filepath.Join(fixtureTree, "LICENSE"), "--defs", fixtureDefs, "--out", out}, 1, "not a git repository"},
-		{"unreachable URL", []string{"build", "--repo", "https://127.0.0.1:1/opencode.git", "--cache", t.TempDir(), "--defs", fixtureDefs, "--out", out, "--quiet"}, 1, "--repo PATH"},
+		{"broken definition", []string{"build", "--repo", extractTree, "--defs", badDefs, "--out", out}, 1, "broken.yaml"},
+		{"not a repository", []string{"build", "--repo", filepath.Join(extractTree, "LICENSE"), "--defs", extractDefs, "--out", out}, 1, "not a git repository"},
+		{"unreachable URL", []string{"build", "--repo", "https://127.0.0.1:1/opencode.git", "--cache", t.TempDir(), "--defs", extractDefs, "--out", out, "--quiet"}, 1, "--repo PATH"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,7 +103,7 @@ func TestErrorsAreOneLine(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
-	code, stdout, stderr := runCmd("list", "--defs", fixtureDefs)
+	code, stdout, stderr := runCmd("list", "--defs", extractDefs)
 	if code != 0 {
 		t.Fatal(stderr)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // fixture returns the absolute path of a file under testdata/site.
-func fixture(t *testing.T, rel string) string {
+func siteFixture(t *testing.T, rel string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "..", "testdata", "site", rel))
 	if err != nil {
@@ -61,7 +61,7 @@ func sameTree(a, b map[string]string) bool {
 }
 
 func buildArgs(t *testing.T, out string, more ...string) []string {
-	return append([]string{"build", "--quiet", "--repo", fixture(t, "src"), "--defs", fixture(t, "defs"), "--out", out}, more...)
+	return append([]string{"build", "--quiet", "--repo", siteFixture(t, "src"), "--defs", siteFixture(t, "defs"), "--out", out}, more...)
 }
 
 // TestBuildSite builds the synthetic plain directory twice (byte-identical
@@ -112,7 +112,7 @@ func TestBuildSite(t *testing.T) {
 // TestDefaultOut: without --out, in a directory whose ./site is a Go
 // package, build writes ./_site and says so.
 func TestDefaultOut(t *testing.T) {
-	repo, defs := fixture(t, "src"), fixture(t, "defs")
+	repo, defs := siteFixture(t, "src"), siteFixture(t, "defs")
 	dir := t.TempDir()
 	t.Chdir(dir)
 	if err := os.Mkdir("site", 0o755); err != nil {

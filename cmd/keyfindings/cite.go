@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+func runCite(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("cite", stderr)
+	fs.Usage = commandUsage(fs, "keyfindings cite [flags] ID", "Prints the citation of finding ID at --ref: [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…")
+	var src sourceFlags
+	src.register(fs)
+	format := fs.String("format", "md", "output format: md (the citation line), url (the permalink) or json (the record)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usagef("want one finding id, got %d arguments (usage: keyfindings cite ID [--ref REF])", len(rest))
+	}
+	switch *format {
+	case "md", "url", "json":
+	default:
+		return usagef("--format %q: want md, url or json", *format)
+	}
+	id := rest[0]
+	_, x, err := src.catalog()
+	if err != nil {
+		return err
+	}
+	o, err := src.open(context.Background(), stderr)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	res, err := extractAt(o, x, src.ref)
+	if err != nil {
+		return err
+	}
+	doc := res.Document
+	r := doc.Find(id)
+	if r == nil {
+		return fmt.Errorf("no finding %q at %s; `keyfindings list` shows the definition ids (a definition with expect: all gives <id>-<key> records)", id, findings.SourceLabel(doc.Source))
+	}
+	c, err := findings.CiteRecord(doc, r)
+	if err != nil {
+		return fmt.Errorf("%v (at %s)", err, findings.SourceLabel(doc.Source))
+	}
+	switch *format {
+	case "md":
+		fmt.Fprintln(stdout, c.Short().Format())
+	case "url":
+		if r.Permalink == nil {
+			return fmt.Errorf("finding %s has no permalink: the source is a plain directory, not a commit (use --format md)", id)
+		}
+		fmt.Fprintln(stdout, *r.Permalink)
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return nil
+}

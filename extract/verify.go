@@ -1,0 +1,414 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// Verify statuses.
+const (
+	VerifyOK      = "ok"
+	VerifyMoved   = "moved"
+	VerifyChanged = "changed"
+	// VerifyError means the citation could not be checked (its commit is
+	// not in the repository, or it does not parse).
+	VerifyError = "error"
+)
+
+// Verdict is the outcome of checking one citation.
+type Verdict struct {
+	Status string
+	// Citation is the citation as checked.
+	Citation findings.Citation
+	// New is where the cited bytes are now (moved), or the citation with
+	// its hash filled in (ok, for a bare permalink); nil otherwise.
+	New *findings.Citation
+	// Reason says why a citation is changed or could not be checked, or
+	// notes where else moved bytes were found.
+	Reason string
+}
+
+// Verifier checks citations against one opened source: each at its own
+// commit, or, given a target ref, whether the cited bytes are still there.
+type Verifier struct {
+	o      *Opened
+	target *Resolved
+	// def is the source's default snapshot, for citations without a
+	// commit when no target ref is given.
+	def   *Resolved
+	snaps map[string]Snapshot
+	// tree lists the target's files once, for the moved-file search.
+	tree   []Entry
+	walked bool
+}
+
+// NewVerifier returns a verifier for o. With a non-empty ref, citations
+// are checked against that ref ("is this still true there?").
+func NewVerifier(o *Opened, ref string) (*Verifier, error) {
+	v := &Verifier{o: o, snaps: map[string]Snapshot{}}
+	if ref != "" {
+		at, err := o.At(ref)
+		if err != nil {
+			return nil, err
+		}
+		v.target = at
+	}
+	return v, nil
+}
+
+// Verify checks citation c. excerpt, when not nil, is the record's
+// excerpt (from a findings.json), which must match the cited bytes too.
+func (v *Verifier) Verify(c findings.Citation, excerpt *string) Verdict {
+	if !c.HasCommit() {
+		return v.verifyNoCommit(c)
+	}
+	short := shortHex(c.Commit)
+	snap, err := v.snapshotAt(c.Commit)
+	if err != nil {
+		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+	}
+	f, err := snap.ReadFile(c.Path)
+	if err != nil {
+		return changedVerdict(c, fmt.Sprintf("%s at %s: %s", c.Path, short, readProblem(err)))
+	}
+	orig, err := SpanBytes(f.Data, c.Start, c.End)
+	if err != nil {
+		return changedVerdict(c, fmt.Sprintf("%s at %s: %v", c.Path, short, err))
+	}
+	sum := hashHex(orig)
+	if c.Hash != "" && !strings.HasPrefix(sum, c.Hash) {
+		return changedVerdict(c, fmt.Sprintf("the lines at %s hash to SHA-256 %s…, not the cited %s…", short, sum[:findings.HashPrefixLen], hashPrefix(c.Hash)))
+	}
+	if excerpt != nil && utf8.Valid(orig) && *excerpt != string(orig) {
+		return changedVerdict(c, fmt.Sprintf("the record's excerpt differs from lines %d–%d at %s", c.Start, c.End, short))
+	}
+	if v.target == nil {
+		vd := Verdict{Status: VerifyOK, Citation: c}
+		if c.Hash == "" {
+			n := c
+			n.Hash = sum
+			vd.New = &n
+		}
+		return vd
+	}
+	return v.search(c, orig, sum)
+}
+
+// search looks for orig at the target ref: the same lines, other lines of
+// the same file, then other files.
+func (v *Verifier) search(c findings.Citation, orig []byte, sum string) Verdict {
+	at := v.target
+	label := at.Ref
+	if label == "" {
+		label = shortHex(at.Commit)
+	}
+	here := func(p string, l findings.Lines) *findings.Citation {
+		n := findings.Citation{Path: p, Start: l.Start, End: l.End, Hash: sum}
+		if at.Commit != "" {
+			n.Commit = at.Commit
+			n.WebURL = c.WebURL
+			if n.WebURL == "" {
+				n.WebURL = v.o.WebURL
+			}
+		}
+		return &n
+	}
+	f, err := at.Snapshot.ReadFile(c.Path)
+	gone := ""
+	var tl *TooLargeError
+	switch {
+	case err == nil:
+		if raw, err := SpanBytes(f.Data, c.Start, c.End); err == nil && bytes.Equal(raw, orig) {
+			return Verdict{Status: VerifyOK, Citation: c, New: here(c.Path, findings.Lines{Start: c.Start, End: c.End})}
+		}
+		if l, ok := FindLines(f.Data, orig, c.Start); ok {
+			return Verdict{Status: VerifyMoved, Citation: c, New: here(c.Path, l)}
+		}
+	case errors.Is(err, ErrNotFound):
+		gone = "does not exist"
+	case errors.As(err, &tl):
+		gone = "is too large to read"
+	default:
+		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+	}
+	hits, err := v.searchTree(c.Path, orig, c.Start)
+	if err != nil {
+		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+	}
+	if len(hits) > 0 {
+		best := 0
+		for i, h := range hits {
+			if sharedSuffix(h.path, c.Path) > sharedSuffix(hits[best].path, c.Path) {
+				best = i
+			}
+		}
+		vd := Verdict{Status: VerifyMoved, Citation: c, New: here(hits[best].path, hits[best].lines)}
+		if len(hits) > 1 {
+			var others []string
+			for i, h := range hits {
+				if i != best {
+					others = append(others, h.path)
+				}
+			}
+			vd.Reason = "the same lines are also in " + strings.Join(others, ", ")
+		}
+		return vd
+	}
+	exts := strings.Join(searchExts(c.Path), "/")
+	if gone != "" {
+		return changedVerdict(c, fmt.Sprintf("%s %s at %s, and no other %s file holds the cited lines", c.Path, gone, label, exts))
+	}
+	return changedVerdict(c, fmt.Sprintf("the cited lines are not in %s or any other %s file at %s", c.Path, exts, label))
+}
+
+type spanHit struct {
+	path  string
+	lines findings.Lines
+}
+
+// searchExts are the file kinds searched for moved bytes: TypeScript,
+// prompt text, and the cited file's own kind.
+func searchExts(p string) []string {
+	exts := []string{".ts", ".tsx", ".txt"}
+	if e := path.Ext(p); e != "" && !hasString(exts, e) {
+		exts = append(exts, e)
+	}
+	return exts
+}
+
+func hasString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// searchTree finds orig, aligned on line starts, in the target's files of
+// the searched kinds other than skip. Files are filtered by bytes.Contains
+// before the aligned search.
+func (v *Verifier) searchTree(skip string, orig []byte, near int) ([]spanHit, error) {
+	snap := v.target.Snapshot
+	if !v.walked {
+		v.walked = true
+		err := snap.Walk(func(e Entry) error {
+			v.tree = append(v.tree, e)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	exts := searchExts(skip)
+	var hits []spanHit
+	for _, e := range v.tree {
+		if e.Path == skip || !hasString(exts, path.Ext(e.Path)) {
+			continue
+		}
+		f, err := ReadEntry(snap, e)
+		if err != nil {
+			// Too large or absent from a partial copy: it cannot be cited.
+			continue
+		}
+		if !bytes.Contains(f.Data, orig) {
+			continue
+		}
+		if l, ok := FindLines(f.Data, orig, near); ok {
+			hits = append(hits, spanHit{e.Path, l})
+		}
+	}
+	return hits, nil
+}
+
+// verifyNoCommit checks a plain-directory citation, which carries only a
+// hash prefix: against the target ref, or the source as it is. Without the
+// original bytes, only the cited file can be searched, by hashing each
+// range of the same number of lines.
+func (v *Verifier) verifyNoCommit(c findings.Citation) Verdict {
+	at := v.target
+	if at == nil {
+		if v.def == nil {
+			d, err := v.o.At("")
+			if err != nil {
+				return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+			}
+			v.def = d
+		}
+		at = v.def
+	}
+	f, err := at.Snapshot.ReadFile(c.Path)
+	if err != nil {
+		return changedVerdict(c, fmt.Sprintf("%s: %s", c.Path, readProblem(err)))
+	}
+	if c.Hash == "" {
+		return Verdict{Status: VerifyError, Citation: c, Reason: "a citation without a commit needs a SHA-256 to check against"}
+	}
+	if raw, err := SpanBytes(f.Data, c.Start, c.End); err == nil && strings.HasPrefix(hashHex(raw), c.Hash) {
+		return Verdict{Status: VerifyOK, Citation: c}
+	}
+	if v.target == nil {
+		return changedVerdict(c, fmt.Sprintf("lines %d–%d of %s no longer hash to %s…", c.Start, c.End, c.Path, hashPrefix(c.Hash)))
+	}
+	n := c.End - c.Start + 1
+	total := len(lineStarts(f.Data))
+	best := -1
+	for s := 1; s+n-1 <= total; s++ {
+		raw, err := SpanBytes(f.Data, s, s+n-1)
+		if err != nil || !strings.HasPrefix(hashHex(raw), c.Hash) {
+			continue
+		}
+		if best < 0 || absInt(s-c.Start) < absInt(best-c.Start) {
+			best = s
+		}
+	}
+	if best < 0 {
+		return changedVerdict(c, fmt.Sprintf("no %d-line range of %s hashes to %s… (without a commit only the cited file is searched)", n, c.Path, hashPrefix(c.Hash)))
+	}
+	nc := c
+	nc.Start, nc.End = best, best+n-1
+	if at.Commit != "" {
+		nc.Commit, nc.WebURL = at.Commit, v.o.WebURL
+	}
+	return Verdict{Status: VerifyMoved, Citation: c, New: &nc}
+}
+
+// snapshotAt returns the snapshot of a cited commit, reading each once. A
+// fetched source that lacks the commit fetches it first.
+func (v *Verifier) snapshotAt(commit string) (Snapshot, error) {
+	if s, ok := v.snaps[commit]; ok {
+		return s, nil
+	}
+	if v.o.Kind == KindDir {
+		return nil, fmt.Errorf("the citation names commit %s but --repo %s is a plain directory; point --repo at a git repository that has the commit", shortHex(commit), v.o.Dir)
+	}
+	c, err := v.commit(commit)
+	if errors.Is(err, errNoCommit) && (v.o.Kind == KindURL || v.o.Kind == KindPin) {
+		if ferr := v.o.Ensure(context.Background(), commit); ferr != nil {
+			return nil, fmt.Errorf("commit %s: %v", shortHex(commit), ferr)
+		}
+		c, err = v.commit(commit)
+	}
+	if errors.Is(err, errNoCommit) {
+		return nil, fmt.Errorf("commit %s is not in this repository; fetch it, or point --repo at a clone that has it", shortHex(commit))
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap, err := NewGitSnapshot(v.o.Repo, c)
+	if err != nil {
+		return nil, err
+	}
+	v.snaps[commit] = snap
+	return snap, nil
+}
+
+var errNoCommit = errors.New("no such commit")
+
+func (v *Verifier) commit(id string) (*object.Commit, error) {
+	if len(id) == 40 {
+		c, err := v.o.Repo.CommitObject(plumbing.NewHash(id))
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return nil, errNoCommit
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read commit %s: %v", shortHex(id), err)
+		}
+		return c, nil
+	}
+	c, err := ResolveCommit(v.o.Repo, id)
+	if err != nil {
+		if strings.Contains(err.Error(), "ambiguous") {
+			return nil, fmt.Errorf("abbreviated commit %s matches several commits; cite the full id", id)
+		}
+		return nil, errNoCommit
+	}
+	return c, nil
+}
+
+// FindLines finds want in data at a line start (and, when want does not end
+// in a newline, at the end of data, as the hash rule requires), and returns
+// the line range it covers. Of several places, the one starting nearest to
+// line near wins (the earlier on a tie).
+func FindLines(data, want []byte, near int) (findings.Lines, bool) {
+	if len(want) == 0 {
+		return findings.Lines{}, false
+	}
+	n := bytes.Count(want, []byte("\n"))
+	if want[len(want)-1] != '\n' {
+		n++
+	}
+	var best findings.Lines
+	found := false
+	line, counted := 1, 0
+	for off := 0; off+len(want) <= len(data); {
+		i := bytes.Index(data[off:], want)
+		if i < 0 {
+			break
+		}
+		i += off
+		off = i + 1
+		if i > 0 && data[i-1] != '\n' {
+			continue
+		}
+		if want[len(want)-1] != '\n' && i+len(want) != len(data) {
+			continue
+		}
+		line += bytes.Count(data[counted:i], []byte("\n"))
+		counted = i
+		l := findings.Lines{Start: line, End: line + n - 1}
+		if !found || absInt(l.Start-near) < absInt(best.Start-near) {
+			best, found = l, true
+		}
+	}
+	return best, found
+}
+
+func changedVerdict(c findings.Citation, reason string) Verdict {
+	return Verdict{Status: VerifyChanged, Citation: c, Reason: reason}
+}
+
+func readProblem(err error) string {
+	if errors.Is(err, ErrNotFound) {
+		return "file not found"
+	}
+	return err.Error()
+}
+
+func hashHex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func hashPrefix(h string) string {
+	if len(h) > findings.HashPrefixLen {
+		return h[:findings.HashPrefixLen]
+	}
+	return h
+}
+
+func shortHex(c string) string {
+	if len(c) > findings.ShortCommitLen {
+		return c[:findings.ShortCommitLen]
+	}
+	return c
+}
+
+func absInt(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

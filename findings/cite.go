@@ -1,0 +1,371 @@
+package findings
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Citation points at lines of one file at one commit, with (a prefix of)
+// the SHA-256 of those lines under the hash rule. Its text form, written by
+// Format and read by ParseCitation, is
+//
+//	[<path> L<a>–<b> @<commit 7>](<permalink>) · SHA-256 <12 hex>…
+//
+// For a plain-directory source there is no commit and no permalink, so the
+// link and the @commit are dropped and the path goes in a code span:
+//
+//	`<path>` L<a>–<b> · SHA-256 <12 hex>…
+type Citation struct {
+	// Path is the repo-relative file path.
+	Path string
+	// Start and End are the 1-based, inclusive line range.
+	Start, End int
+	// Commit is the lowercase hex commit id (full, or abbreviated when the
+	// permalink was); "" for a plain-directory source.
+	Commit string
+	// WebURL is the repository's web URL, the permalink's part before
+	// "/blob/"; "" for a plain-directory source.
+	WebURL string
+	// Hash is the lowercase hex SHA-256 or a prefix of it (12 digits in
+	// the cite format); "" when the citation gave none (a bare permalink).
+	Hash string
+}
+
+// HashPrefixLen is how many hex digits of the SHA-256 a citation shows.
+const HashPrefixLen = 12
+
+// ShortCommitLen is how many hex digits of the commit a citation shows.
+const ShortCommitLen = 7
+
+// HasCommit reports whether the citation names a commit and a permalink.
+func (c Citation) HasCommit() bool { return c.Commit != "" && c.WebURL != "" }
+
+// Permalink returns the citation's permalink, "" without a commit. Path
+// segments are percent-escaped, which leaves ordinary paths as they are.
+func (c Citation) Permalink() string {
+	if !c.HasCommit() {
+		return ""
+	}
+	segs := strings.Split(c.Path, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return fmt.Sprintf("%s/blob/%s/%s#L%d-L%d", c.WebURL, c.Commit, strings.Join(segs, "/"), c.Start, c.End)
+}
+
+// Format returns the citation in the cite format. Markdown punctuation in
+// the path (brackets, backslash, emphasis and code markers, <, >, &) is
+// backslash-escaped in the link text; ordinary paths appear verbatim.
+func (c Citation) Format() string {
+	var b strings.Builder
+	if c.HasCommit() {
+		short := c.Commit
+		if len(short) > ShortCommitLen {
+			short = short[:ShortCommitLen]
+		}
+		fmt.Fprintf(&b, "[%s L%d–%d @%s](%s)", escapeLinkText(c.Path), c.Start, c.End, short, c.Permalink())
+	} else {
+		fmt.Fprintf(&b, "`%s` L%d–%d", c.Path, c.Start, c.End)
+	}
+	if c.Hash != "" {
+		b.WriteString(" · SHA-256 ")
+		b.WriteString(c.Hash)
+		if len(c.Hash) < 64 {
+			b.WriteString("…")
+		}
+	}
+	return b.String()
+}
+
+// String returns Format().
+func (c Citation) String() string { return c.Format() }
+
+const linkTextSpecial = "\\[]`*_<>&"
+
+func escapeLinkText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(linkTextSpecial, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// unescapeLinkText undoes CommonMark backslash escapes: a backslash before
+// ASCII punctuation stands for that character; before anything else it is
+// literal. A trailing lone backslash is an error.
+func unescapeLinkText(s string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 == len(s) {
+			return "", errors.New("link text ends in a lone backslash")
+		}
+		if isASCIIPunct(s[i+1]) {
+			i++
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteByte('\\')
+	}
+	return b.String(), nil
+}
+
+func isASCIIPunct(c byte) bool {
+	return strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
+}
+
+const (
+	linesPat = `L(\d{1,9})(?:[–-]L?(\d{1,9}))?`
+	hashPat  = `[ \t]*·[ \t]*SHA-256[ \t]+([0-9a-fA-F]{12,64})(?:…|\.\.\.)?`
+	linkPat  = `\[((?:\\.|[^\\\[\]\n])+)\]\(([^\s()<>]+)\)`
+	dirPat   = "`([^`\n]+)` " + linesPat
+)
+
+var (
+	linkRe     = regexp.MustCompile(`^` + linkPat + `(?:` + hashPat + `)?$`)
+	dirRe      = regexp.MustCompile(`^` + dirPat + hashPat + `$`)
+	linkTextRe = regexp.MustCompile(`^(.+) ` + linesPat + ` @([0-9a-fA-F]{4,40})$`)
+	fragmentRe = regexp.MustCompile(`^L(\d{1,9})(?:-L(\d{1,9}))?$`)
+	hexRe      = regexp.MustCompile(`^[0-9a-f]{4,40}$`)
+	scanRe     = regexp.MustCompile(linkPat + `(?:` + hashPat + `)?|` + dirPat + hashPat)
+)
+
+// ParseCitation reads a citation in the cite format (either form) or a
+// bare permalink (…/blob/<commit>/<path>#L<a>-L<b>, giving no hash). The
+// link text must agree with the permalink on path, lines and commit.
+func ParseCitation(s string) (Citation, error) {
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) {
+		return Citation{}, errors.New("citation is not valid UTF-8")
+	}
+	switch {
+	case strings.HasPrefix(s, "["):
+		return parseLink(s)
+	case strings.HasPrefix(s, "`"):
+		return parseDir(s)
+	case strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://"):
+		if strings.ContainsAny(s, " \t\n\r") {
+			return Citation{}, fmt.Errorf("permalink %q contains white space", s)
+		}
+		return ParsePermalink(s)
+	}
+	return Citation{}, fmt.Errorf("%q is not a citation: want [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>… or a permalink", short(s))
+}
+
+func parseLink(s string) (Citation, error) {
+	m := linkRe.FindStringSubmatch(s)
+	if m == nil {
+		return Citation{}, fmt.Errorf("%q is not a citation: want [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…", short(s))
+	}
+	text, link, hash := m[1], m[2], m[3]
+	c, err := ParsePermalink(link)
+	if err != nil {
+		return Citation{}, err
+	}
+	t := linkTextRe.FindStringSubmatch(text)
+	if t == nil {
+		return Citation{}, fmt.Errorf("link text %q is not <path> L<a>–<b> @<commit>", short(text))
+	}
+	p, err := unescapeLinkText(t[1])
+	if err != nil {
+		return Citation{}, err
+	}
+	start, end, err := lineRange(t[2], t[3])
+	if err != nil {
+		return Citation{}, err
+	}
+	commit := strings.ToLower(t[4])
+	switch {
+	case p != c.Path:
+		return Citation{}, fmt.Errorf("citation text names %s but its permalink %s", p, c.Path)
+	case start != c.Start || end != c.End:
+		return Citation{}, fmt.Errorf("citation text says lines %d–%d but its permalink %d–%d", start, end, c.Start, c.End)
+	case !strings.HasPrefix(c.Commit, commit) && !strings.HasPrefix(commit, c.Commit):
+		return Citation{}, fmt.Errorf("citation text says commit %s but its permalink %s", commit, c.Commit)
+	}
+	c.Hash = strings.ToLower(hash)
+	return c, nil
+}
+
+func parseDir(s string) (Citation, error) {
+	m := dirRe.FindStringSubmatch(s)
+	if m == nil {
+		return Citation{}, fmt.Errorf("%q is not a citation: want `<path>` L<a>–<b> · SHA-256 <hex>…", short(s))
+	}
+	if err := checkPath(m[1]); err != nil {
+		return Citation{}, err
+	}
+	start, end, err := lineRange(m[2], m[3])
+	if err != nil {
+		return Citation{}, err
+	}
+	return Citation{Path: m[1], Start: start, End: end, Hash: strings.ToLower(m[4])}, nil
+}
+
+// ParsePermalink reads <web URL>/blob/<commit>/<path>#L<a>-L<b> (or #L<a>
+// for one line). A query string (GitHub's ?plain=1) is ignored.
+func ParsePermalink(s string) (Citation, error) {
+	bad := func(why string) (Citation, error) {
+		return Citation{}, fmt.Errorf("permalink %q: %s; want <web URL>/blob/<commit>/<path>#L<a>-L<b>", short(s), why)
+	}
+	scheme := ""
+	switch {
+	case strings.HasPrefix(s, "https://"):
+		scheme = "https://"
+	case strings.HasPrefix(s, "http://"):
+		scheme = "http://"
+	default:
+		return bad("not an http(s) URL")
+	}
+	i := strings.Index(s[len(scheme):], "/blob/")
+	if i <= 0 {
+		return bad("no /blob/")
+	}
+	web := s[:len(scheme)+i]
+	if strings.ContainsAny(web, "#?\\ \t\r\n()<>") {
+		return bad("odd characters in the web URL")
+	}
+	rest := s[len(scheme)+i+len("/blob/"):]
+	hash := strings.IndexByte(rest, '#')
+	if hash < 0 {
+		return bad("no #L<a>-L<b> line anchor")
+	}
+	frag := rest[hash+1:]
+	rest = rest[:hash]
+	if q := strings.IndexByte(rest, '?'); q >= 0 {
+		rest = rest[:q]
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		return bad("no path after the commit")
+	}
+	commit := strings.ToLower(rest[:slash])
+	if !hexRe.MatchString(commit) {
+		return bad(fmt.Sprintf("%q is not a commit id (a permalink names a commit, not a branch or tag)", short(rest[:slash])))
+	}
+	p, err := url.PathUnescape(rest[slash+1:])
+	if err != nil {
+		return bad("bad percent-escape in the path")
+	}
+	if err := checkPath(p); err != nil {
+		return Citation{}, err
+	}
+	f := fragmentRe.FindStringSubmatch(frag)
+	if f == nil {
+		return bad(fmt.Sprintf("line anchor #%s is not #L<a>-L<b>", short(frag)))
+	}
+	start, end, err := lineRange(f[1], f[2])
+	if err != nil {
+		return Citation{}, err
+	}
+	return Citation{Path: p, Start: start, End: end, Commit: commit, WebURL: web}, nil
+}
+
+func lineRange(a, b string) (int, int, error) {
+	start, err := strconv.Atoi(a)
+	if err != nil {
+		return 0, 0, fmt.Errorf("line %q: %v", a, err)
+	}
+	end := start
+	if b != "" {
+		if end, err = strconv.Atoi(b); err != nil {
+			return 0, 0, fmt.Errorf("line %q: %v", b, err)
+		}
+	}
+	if start < 1 || end < start {
+		return 0, 0, fmt.Errorf("lines %d–%d: want 1 ≤ start ≤ end", start, end)
+	}
+	return start, end, nil
+}
+
+// checkPath accepts clean repo-relative paths without control characters.
+func checkPath(p string) error {
+	if p == "" || p == "." || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return fmt.Errorf("path %q is not a clean repo-relative path", short(p))
+	}
+	if !utf8.ValidString(p) {
+		return fmt.Errorf("path %q is not valid UTF-8", short(p))
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("path %q contains a control character", short(p))
+		}
+	}
+	return nil
+}
+
+func short(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// FoundCitation is a citation found in a text: its text as written, and
+// the citation or why it does not parse.
+type FoundCitation struct {
+	Text     string
+	Citation Citation
+	Err      error
+}
+
+// FindCitations returns the citations in a Markdown text, in order. Links
+// that neither carry a "· SHA-256" tail nor have citation-shaped text
+// (<path> L<a>–<b> @<commit>) are ordinary links and are skipped; a
+// citation-shaped one that does not parse is returned with Err set.
+func FindCitations(text string) []FoundCitation {
+	var out []FoundCitation
+	for _, m := range scanRe.FindAllStringSubmatch(text, -1) {
+		isCite := m[3] != "" || m[4] != "" || linkTextRe.MatchString(m[1])
+		if !isCite {
+			continue
+		}
+		c, err := ParseCitation(m[0])
+		out = append(out, FoundCitation{Text: m[0], Citation: c, Err: err})
+	}
+	return out
+}
+
+// CiteRecord returns the citation of a located record of doc.
+func CiteRecord(doc *Document, r *Record) (Citation, error) {
+	if !r.Located() || r.Path == nil || r.Lines == nil || r.SHA256 == nil {
+		return Citation{}, fmt.Errorf("finding %s is %s: %s", r.ID, r.Status, problem(r))
+	}
+	c := Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
+	if doc.Source.Commit != nil && r.Permalink != nil {
+		commit := *doc.Source.Commit
+		if i := strings.Index(*r.Permalink, "/blob/"+commit+"/"); i > 0 {
+			c.Commit, c.WebURL = commit, (*r.Permalink)[:i]
+		}
+	}
+	return c, nil
+}
+
+// Short returns the citation with its hash cut to the cite format's
+// HashPrefixLen digits.
+func (c Citation) Short() Citation {
+	if len(c.Hash) > HashPrefixLen {
+		c.Hash = c.Hash[:HashPrefixLen]
+	}
+	return c
+}
+
+// problem is a record's problem text, for messages.
+func problem(r *Record) string {
+	if r.Problem == nil || *r.Problem == "" {
+		return "no reason recorded"
+	}
+	return *r.Problem
+}

@@ -1,0 +1,173 @@
+package findings
+
+import (
+	"strings"
+	"testing"
+)
+
+const (
+	testCommit = "127bdb30784d508cc556c71a0f32b508a3061517"
+	testWeb    = "https://github.com/anomalyco/opencode"
+	testHash   = "52706258c343aca530cb9bbae722b2d00da6eff0e8d8013a097f78076fd76858"
+)
+
+func TestCitationFormat(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Citation
+		want string
+	}{
+		{
+			name: "the cite format",
+			c:    Citation{Path: "packages/opencode/src/session/system.ts", Start: 27, End: 42, Commit: testCommit, WebURL: testWeb, Hash: testHash[:12]},
+			want: "[packages/opencode/src/session/system.ts L27–42 @127bdb3](https://github.com/anomalyco/opencode/blob/127bdb30784d508cc556c71a0f32b508a3061517/packages/opencode/src/session/system.ts#L27-L42) · SHA-256 52706258c343…",
+		},
+		{
+			name: "plain directory: no commit, no link, path in a code span",
+			c:    Citation{Path: "src/session/system.ts", Start: 3, End: 3, Hash: testHash[:12]},
+			want: "`src/session/system.ts` L3–3 · SHA-256 52706258c343…",
+		},
+		{
+			name: "bare permalink: no hash",
+			c:    Citation{Path: "a.ts", Start: 1, End: 2, Commit: testCommit, WebURL: testWeb},
+			want: "[a.ts L1–2 @127bdb3](https://github.com/anomalyco/opencode/blob/127bdb30784d508cc556c71a0f32b508a3061517/a.ts#L1-L2)",
+		},
+		{
+			name: "Markdown punctuation in the path is escaped, the URL percent-escaped",
+			c:    Citation{Path: "app/routes/[id]/__x (1).tsx", Start: 1, End: 2, Commit: testCommit, WebURL: testWeb, Hash: testHash[:12]},
+			want: `[app/routes/\[id\]/\_\_x (1).tsx L1–2 @127bdb3](https://github.com/anomalyco/opencode/blob/127bdb30784d508cc556c71a0f32b508a3061517/app/routes/%5Bid%5D/__x%20%281%29.tsx#L1-L2) · SHA-256 52706258c343…`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.c.Format()
+			if got != tt.want {
+				t.Errorf("Format:\n got %s\nwant %s", got, tt.want)
+			}
+			back, err := ParseCitation(got)
+			if err != nil {
+				t.Fatalf("ParseCitation(Format): %v", err)
+			}
+			if back != tt.c {
+				t.Errorf("round trip:\n got %+v\nwant %+v", back, tt.c)
+			}
+		})
+	}
+}
+
+func TestParseCitation(t *testing.T) {
+	link := "https://github.com/anomalyco/opencode/blob/" + testCommit + "/packages/opencode/src/session/system.ts#L27-L42"
+	want := Citation{Path: "packages/opencode/src/session/system.ts", Start: 27, End: 42, Commit: testCommit, WebURL: testWeb}
+	withHash := want
+	withHash.Hash = testHash[:12]
+	full := want
+	full.Hash = testHash
+	tests := []struct {
+		in      string
+		want    Citation
+		wantErr string
+	}{
+		{in: "[packages/opencode/src/session/system.ts L27–42 @127bdb3](" + link + ") · SHA-256 52706258c343…", want: withHash},
+		{in: "  [packages/opencode/src/session/system.ts L27-42 @127BDB3](" + link + ")   ·  SHA-256 52706258C343...  ", want: withHash},
+		{in: "[packages/opencode/src/session/system.ts L27–42 @127bdb3](" + link + ") · SHA-256 " + testHash, want: full},
+		{in: link, want: want},
+		{in: link + "?plain=1", wantErr: "line anchor"},
+		{in: strings.Replace(link, "#L27", "?plain=1#L27", 1), want: want},
+		{in: strings.Replace(link, "-L42", "", 1), want: Citation{Path: want.Path, Start: 27, End: 27, Commit: testCommit, WebURL: testWeb}},
+		{in: "`src/a.ts` L3–9 · SHA-256 52706258c343…", want: Citation{Path: "src/a.ts", Start: 3, End: 9, Hash: testHash[:12]}},
+		{in: "[packages/opencode/src/session/other.ts L27–42 @127bdb3](" + link + ")", wantErr: "names packages/opencode/src/session/other.ts but its permalink"},
+		{in: "[packages/opencode/src/session/system.ts L27–43 @127bdb3](" + link + ")", wantErr: "lines 27–43 but its permalink 27–42"},
+		{in: "[packages/opencode/src/session/system.ts L27–42 @aaaaaaa](" + link + ")", wantErr: "commit aaaaaaa"},
+		{in: "[packages/opencode/src/session/system.ts L27–42 @127bdb3](" + link + ") · SHA-256 5270625", wantErr: "not a citation"},
+		{in: "https://github.com/anomalyco/opencode/blob/dev/packages/x.ts#L1-L2", wantErr: "not a commit id"},
+		{in: "https://github.com/anomalyco/opencode/blob/" + testCommit + "/../x.ts#L1-L2", wantErr: "clean repo-relative"},
+		{in: "https://github.com/anomalyco/opencode/blob/" + testCommit + "/x.ts#L9-L2", wantErr: "1 ≤ start ≤ end"},
+		{in: "https://github.com/anomalyco/opencode/blob/" + testCommit + "/x.ts", wantErr: "no #L"},
+		{in: "https://github.com/anomalyco/opencode/tree/" + testCommit + "/x.ts#L1", wantErr: "no /blob/"},
+		{in: "system.ts L27–42", wantErr: "not a citation"},
+		{in: "`src/a.ts` L3–9", wantErr: "not a citation"},
+	}
+	for _, tt := range tests {
+		got, err := ParseCitation(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseCitation(%q) = %+v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseCitation(%q): %v", tt.in, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("ParseCitation(%q):\n got %+v\nwant %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFindCitations(t *testing.T) {
+	c1 := Citation{Path: "src/a.ts", Start: 1, End: 5, Commit: testCommit, WebURL: testWeb, Hash: testHash[:12]}
+	c2 := Citation{Path: "src/b.ts", Start: 7, End: 7, Hash: testHash[:12]}
+	bad := "[src/c.ts L1–2 @127bdb3](https://github.com/anomalyco/opencode/blob/" + testCommit + "/src/d.ts#L1-L2) · SHA-256 52706258c343…"
+	text := "# Notes\n\nSee [the docs](https://example.com/docs) and [src/x.ts](https://example.com/x).\n\n" +
+		"- routing: " + c1.Format() + "\n- local: " + c2.Format() + ", then\n- broken: " + bad + "\n"
+	found := FindCitations(text)
+	if len(found) != 3 {
+		t.Fatalf("found %d citations, want 3: %+v", len(found), found)
+	}
+	if found[0].Err != nil || found[0].Citation != c1 {
+		t.Errorf("first: %+v", found[0])
+	}
+	if found[1].Err != nil || found[1].Citation != c2 {
+		t.Errorf("second: %+v", found[1])
+	}
+	if found[2].Err == nil || found[2].Text != bad {
+		t.Errorf("third should be reported broken: %+v", found[2])
+	}
+}
+
+func TestCiteRecord(t *testing.T) {
+	r := located("a", "src/a.ts", 4, "x\ny\n", nil)
+	r.Permalink = sp(testWeb + "/blob/" + testCommit + "/src/a.ts#L4-L5")
+	d := doc(r)
+	d.Source.Commit = sp(testCommit)
+	c, err := CiteRecord(d, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[src/a.ts L4–5 @127bdb3](" + *r.Permalink + ") · SHA-256 " + (*r.SHA256)[:12] + "…"
+	if got := c.Short().Format(); got != want {
+		t.Errorf("cite:\n got %s\nwant %s", got, want)
+	}
+	if c.Permalink() != *r.Permalink {
+		t.Errorf("permalink %s, want the record's %s", c.Permalink(), *r.Permalink)
+	}
+	if _, err := CiteRecord(d, notLocated("b", StatusAmbiguous, "2 places match")); err == nil || !strings.Contains(err.Error(), "b is ambiguous: 2 places match") {
+		t.Errorf("not located: %v", err)
+	}
+}
+
+func FuzzParseCitation(f *testing.F) {
+	f.Add("[packages/opencode/src/session/system.ts L27–42 @127bdb3](https://github.com/anomalyco/opencode/blob/" + testCommit + "/packages/opencode/src/session/system.ts#L27-L42) · SHA-256 52706258c343…")
+	f.Add("https://github.com/anomalyco/opencode/blob/" + testCommit + "/a%20b/%5Bc%5D.ts?plain=1#L1")
+	f.Add("`src/a.ts` L3–9 · SHA-256 52706258c343…")
+	f.Add(`[a\\b \[x\] L1 L2–3 @abcd](http://h/blob/abcdef/a%5Cb%20%5Bx%5D%20L1#L2-L3)`)
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCitation(s)
+		if err != nil {
+			return
+		}
+		text := c.Format()
+		back, err := ParseCitation(text)
+		if err != nil {
+			t.Fatalf("ParseCitation(%q) = %+v, but its Format %q does not parse: %v", s, c, text, err)
+		}
+		if back != c {
+			t.Fatalf("round trip of %q:\n got %+v\nwant %+v", text, back, c)
+		}
+		found := FindCitations("x " + text + " y")
+		if len(found) != 1 || found[0].Err != nil || found[0].Citation != c {
+			t.Fatalf("FindCitations(%q) = %+v, want %+v", text, found, c)
+		}
+	})
+}

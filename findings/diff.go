@@ -1,0 +1,279 @@
+package findings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
+// Diff statuses, in the order summaries list them.
+const (
+	DiffUnchanged = "unchanged"
+	DiffMoved     = "moved"
+	DiffChanged   = "changed"
+	DiffAdded     = "added"
+	DiffRemoved   = "removed"
+	DiffMissing   = "missing"
+)
+
+// DiffStatuses lists the diff statuses in summary order.
+var DiffStatuses = []string{DiffUnchanged, DiffMoved, DiffChanged, DiffAdded, DiffRemoved, DiffMissing}
+
+// DiffContext is the number of context lines around a change in an
+// excerpt diff, as in `git diff`.
+const DiffContext = 3
+
+// Diff compares the records of two documents, finding by finding.
+type Diff struct {
+	Old, New *Document
+	Findings []*FindingDiff
+}
+
+// FindingDiff is what happened to one finding id between two documents.
+type FindingDiff struct {
+	ID     string
+	Title  string
+	Status string
+	// Old and New are the records, nil where the id is absent.
+	Old, New *Record
+	// Hunks diff the excerpts (changed findings located on both sides).
+	Hunks []Hunk
+	// Facts lists the facts that differ, by name.
+	Facts []FactChange
+	// Note explains the status in one sentence where it needs one
+	// (missing, added after missing, same bytes with other facts).
+	Note string
+}
+
+// FactChange is one fact whose value differs. Old or New is nil when the
+// fact is absent on that side. When both are lists, Items diffs them
+// element by element (each element as compact JSON, prefixed ' ', '-'
+// or '+').
+type FactChange struct {
+	Name  string
+	Old   any
+	New   any
+	Items []string
+}
+
+// Changed reports whether any finding is not unchanged.
+func (d *Diff) Changed() bool {
+	for _, f := range d.Findings {
+		if f.Status != DiffUnchanged {
+			return true
+		}
+	}
+	return false
+}
+
+// Counts returns how many findings have each status.
+func (d *Diff) Counts() map[string]int {
+	n := map[string]int{}
+	for _, f := range d.Findings {
+		n[f.Status]++
+	}
+	return n
+}
+
+// Compare diffs two documents. Findings are matched by id and listed in
+// catalog order: the new document's order, with ids only in the old one
+// placed after the id that precedes them there.
+//
+// The status of an id present on both sides:
+//   - located in both, same sha256, path and lines, same facts: unchanged
+//   - located in both, same sha256 and facts, other lines or path: moved
+//   - located in both, sha256 or facts differ: changed (facts are derived
+//     partly outside the span, e.g. an import, so equal bytes can still
+//     carry other facts; Note says so)
+//   - located in old only, or in neither: missing, with the problems
+//   - located in new only: added, with a Note giving the old problem
+func Compare(old, new *Document) *Diff {
+	d := &Diff{Old: old, New: new}
+	oldBy := map[string]*Record{}
+	for _, r := range old.Findings {
+		if _, dup := oldBy[r.ID]; !dup {
+			oldBy[r.ID] = r
+		}
+	}
+	newBy := map[string]*Record{}
+	for _, r := range new.Findings {
+		if _, dup := newBy[r.ID]; !dup {
+			newBy[r.ID] = r
+		}
+	}
+	for _, id := range mergeOrder(old.Findings, new.Findings) {
+		d.Findings = append(d.Findings, compareRecords(id, oldBy[id], newBy[id]))
+	}
+	return d
+}
+
+// mergeOrder returns the union of ids: those of b in order, each id only in
+// a inserted after the nearest preceding id of a already placed.
+func mergeOrder(a, b []*Record) []string {
+	var order []string
+	pos := map[string]int{}
+	for _, r := range b {
+		if _, ok := pos[r.ID]; ok {
+			continue
+		}
+		pos[r.ID] = len(order)
+		order = append(order, r.ID)
+	}
+	inB := map[string]bool{}
+	for id := range pos {
+		inB[id] = true
+	}
+	// after is the id in order that the next a-only id follows ("" means
+	// the start).
+	after := ""
+	for _, r := range a {
+		if inB[r.ID] {
+			after = r.ID
+			continue
+		}
+		if _, ok := pos[r.ID]; ok {
+			continue
+		}
+		at := 0
+		if after != "" {
+			at = pos[after] + 1
+		}
+		order = append(order, "")
+		copy(order[at+1:], order[at:])
+		order[at] = r.ID
+		for i := at; i < len(order); i++ {
+			pos[order[i]] = i
+		}
+		after = r.ID
+	}
+	return order
+}
+
+func compareRecords(id string, o, n *Record) *FindingDiff {
+	fd := &FindingDiff{ID: id, Old: o, New: n}
+	switch {
+	case n != nil:
+		fd.Title = n.Title
+	case o != nil:
+		fd.Title = o.Title
+	}
+	switch {
+	case o == nil:
+		fd.Status = DiffAdded
+		return fd
+	case n == nil:
+		fd.Status = DiffRemoved
+		return fd
+	}
+	ol, nl := o.Located() && o.Lines != nil && o.SHA256 != nil, n.Located() && n.Lines != nil && n.SHA256 != nil
+	switch {
+	case ol && !nl:
+		fd.Status = DiffMissing
+		fd.Note = fmt.Sprintf("located in the old source; %s in the new one: %s", n.Status, problem(n))
+		return fd
+	case !ol && !nl:
+		fd.Status = DiffMissing
+		if o.Status == n.Status && problem(o) == problem(n) {
+			fd.Note = fmt.Sprintf("not located in either source: %s: %s", n.Status, problem(n))
+		} else {
+			fd.Note = fmt.Sprintf("not located in either source: old %s: %s; new %s: %s", o.Status, problem(o), n.Status, problem(n))
+		}
+		return fd
+	case !ol && nl:
+		fd.Status = DiffAdded
+		fd.Note = fmt.Sprintf("newly located; in the old source it was %s: %s", o.Status, problem(o))
+		return fd
+	}
+	fd.Facts = factChanges(o.Facts, n.Facts)
+	sameBytes := *o.SHA256 == *n.SHA256
+	samePlace := textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines
+	switch {
+	case sameBytes && len(fd.Facts) == 0 && samePlace:
+		fd.Status = DiffUnchanged
+	case sameBytes && len(fd.Facts) == 0:
+		fd.Status = DiffMoved
+	default:
+		fd.Status = DiffChanged
+		if sameBytes {
+			fd.Note = "the cited lines are byte-identical; facts taken from outside them changed"
+		} else {
+			fd.Hunks = UnifiedHunks(textOf(o.Excerpt), textOf(n.Excerpt), o.Lines.Start, n.Lines.Start, DiffContext)
+		}
+	}
+	return fd
+}
+
+func textOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// factChanges lists the facts whose values differ, by name.
+func factChanges(a, b Facts) []FactChange {
+	na, nb := Normalize(a), Normalize(b)
+	var out []FactChange
+	for _, name := range FactNames(na, nb) {
+		ov, ook := na[name]
+		nv, nok := nb[name]
+		if ook && nok && reflect.DeepEqual(ov, nv) {
+			continue
+		}
+		fc := FactChange{Name: name, Old: ov, New: nv}
+		ol, lok := ov.([]any)
+		nl, rok := nv.([]any)
+		if lok && rok {
+			fc.Items = itemDiff(ol, nl)
+		}
+		out = append(out, fc)
+	}
+	return out
+}
+
+// itemDiff diffs two lists element by element.
+func itemDiff(a, b []any) []string {
+	ea, eb := make([]string, len(a)), make([]string, len(b))
+	for i, v := range a {
+		ea[i] = CompactJSON(v)
+	}
+	for i, v := range b {
+		eb[i] = CompactJSON(v)
+	}
+	var out []string
+	for _, e := range diffLines(ea, eb) {
+		switch e.op {
+		case opEqual:
+			out = append(out, " "+ea[e.a])
+		case opDelete:
+			out = append(out, "-"+ea[e.a])
+		case opInsert:
+			out = append(out, "+"+eb[e.b])
+		}
+	}
+	return out
+}
+
+// CompactJSON renders a fact value on one line (sorted keys, no HTML
+// escaping); nil renders as "(absent)".
+func CompactJSON(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	data, err := marshalCompact(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+func marshalCompact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

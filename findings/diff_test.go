@@ -1,0 +1,131 @@
+package findings
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestCompareStatuses(t *testing.T) {
+	const body = "export function f() {\n  return 1\n}\n"
+	tests := []struct {
+		name     string
+		old, new *Record
+		status   string
+		note     string // substring
+		hunks    int
+		facts    []string
+	}{
+		{"unchanged", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 3, body, nil), DiffUnchanged, "", 0, nil},
+		{"other lines", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 9, body, nil), DiffMoved, "", 0, nil},
+		{"other file", located("a", "x.ts", 3, body, nil), located("a", "y/x.ts", 3, body, nil), DiffMoved, "", 0, nil},
+		{"bytes differ", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, strings.Replace(body, "1", "2", 1), Facts{"n": 2}), DiffChanged, "", 1, []string{"n"}},
+		{"same bytes, fact from outside differs", located("a", "x.ts", 3, body, Facts{"file": "a.txt"}), located("a", "x.ts", 3, body, Facts{"file": "b.txt"}), DiffChanged, "byte-identical", 0, []string{"file"}},
+		{"same facts in other number types", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, body, Facts{"n": 1.0}), DiffUnchanged, "", 0, nil},
+		{"added", nil, located("a", "x.ts", 3, body, nil), DiffAdded, "", 0, nil},
+		{"removed", located("a", "x.ts", 3, body, nil), nil, DiffRemoved, "", 0, nil},
+		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "located in the old source; missing in the new one: file not found: x.ts", 0, nil},
+		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "ambiguous in the new one: 2 places match", 0, nil},
+		{"in neither", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "no match in x.ts"), DiffMissing, "not located in either source", 0, nil},
+		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffAdded, "newly located; in the old source it was missing", 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a, b []*Record
+			if tt.old != nil {
+				a = append(a, tt.old)
+			}
+			if tt.new != nil {
+				b = append(b, tt.new)
+			}
+			d := Compare(doc(a...), doc(b...))
+			if len(d.Findings) != 1 {
+				t.Fatalf("%d findings, want 1", len(d.Findings))
+			}
+			f := d.Findings[0]
+			if f.Status != tt.status {
+				t.Errorf("status %s, want %s", f.Status, tt.status)
+			}
+			if !strings.Contains(f.Note, tt.note) || (tt.note == "") != (f.Note == "") {
+				t.Errorf("note %q, want it to hold %q", f.Note, tt.note)
+			}
+			if len(f.Hunks) != tt.hunks {
+				t.Errorf("%d hunks, want %d", len(f.Hunks), tt.hunks)
+			}
+			var names []string
+			for _, fc := range f.Facts {
+				names = append(names, fc.Name)
+			}
+			if !reflect.DeepEqual(names, tt.facts) {
+				t.Errorf("facts %q, want %q", names, tt.facts)
+			}
+			if d.Changed() != (tt.status != DiffUnchanged) {
+				t.Errorf("Changed() = %v for %s", d.Changed(), tt.status)
+			}
+		})
+	}
+}
+
+func TestCompareOrder(t *testing.T) {
+	r := func(id string) *Record { return located(id, "x.ts", 1, "x\n", nil) }
+	tests := []struct {
+		old, new []string
+		want     string
+	}{
+		{[]string{"a", "b", "c"}, []string{"a", "b", "c"}, "a b c"},
+		{[]string{"a", "b", "c"}, []string{"a", "c"}, "a b c"},
+		{[]string{"b", "c"}, []string{"a", "b", "c"}, "a b c"},
+		{[]string{"a", "x", "y", "c"}, []string{"a", "b", "c"}, "a x y b c"},
+		{[]string{"x", "a"}, []string{"a"}, "x a"},
+		{nil, []string{"a"}, "a"},
+		{[]string{"a"}, nil, "a"},
+	}
+	for _, tt := range tests {
+		var a, b []*Record
+		for _, id := range tt.old {
+			a = append(a, r(id))
+		}
+		for _, id := range tt.new {
+			b = append(b, r(id))
+		}
+		var got []string
+		for _, f := range Compare(doc(a...), doc(b...)).Findings {
+			got = append(got, f.ID)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("order of %v → %v: %v, want %s", tt.old, tt.new, got, tt.want)
+		}
+	}
+}
+
+func TestFactItems(t *testing.T) {
+	old := Facts{"tools": []any{"bash", "read", "edit"}, "max": 2000}
+	new := Facts{"tools": []any{"bash", "edit", "grep"}, "max": 1000, "extra": "x"}
+	got := factChanges(old, new)
+	want := []FactChange{
+		{Name: "extra", Old: nil, New: "x"},
+		{Name: "max", Old: 2000.0, New: 1000.0},
+		{Name: "tools", Old: []any{"bash", "read", "edit"}, New: []any{"bash", "edit", "grep"}, Items: []string{` "bash"`, `-"read"`, ` "edit"`, `+"grep"`}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("factChanges:\n got %#v\nwant %#v", got, want)
+	}
+}
+
+func TestMarkdownFences(t *testing.T) {
+	tricky := "const s = `a ``` b ```` c`\n"
+	d := Compare(doc(located("a", "x.ts", 1, "x\n", nil)), doc(located("a", "x.ts", 1, tricky, nil)))
+	var b strings.Builder
+	if err := d.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\n`````diff\n") {
+		t.Errorf("excerpt with a run of 4 backticks is not fenced with 5:\n%s", b.String())
+	}
+	if got := codeSpan("a`b"); got != "``a`b``" {
+		t.Errorf("codeSpan = %q", got)
+	}
+	if got := codeSpan("`x"); got != "`` `x ``" {
+		t.Errorf("codeSpan = %q", got)
+	}
+}

@@ -1,0 +1,389 @@
+package findings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// DiffSchema is the schema value of a diff in JSON.
+const DiffSchema = "keyfindings/diff/v1"
+
+// SourceLabel names a document's source for people: the ref and the short
+// commit, e.g. "v1.17.0 (1a2b3c4)".
+func SourceLabel(s Source) string {
+	ref := s.Ref
+	commit := ""
+	if s.Commit != nil {
+		commit = *s.Commit
+		if len(commit) > ShortCommitLen {
+			commit = commit[:ShortCommitLen]
+		}
+	}
+	switch {
+	case ref != "" && commit != "" && !strings.HasPrefix(commit, ref) && !strings.HasPrefix(ref, commit):
+		return ref + " (" + commit + ")"
+	case commit != "":
+		return commit
+	case ref != "":
+		return ref
+	}
+	return "plain directory"
+}
+
+// Summary counts the statuses that occur, in summary order, as in
+// "2 unchanged, 1 moved".
+func (d *Diff) Summary() string {
+	counts := d.Counts()
+	var parts []string
+	for _, s := range DiffStatuses {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	if len(parts) == 0 {
+		return "no findings"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// where describes a finding's location change: "path L1–9 → L3–11".
+func (f *FindingDiff) where() string {
+	loc := func(r *Record) string {
+		if r == nil || !r.Located() || r.Lines == nil {
+			return ""
+		}
+		return fmt.Sprintf("%s L%d–%d", textOf(r.Path), r.Lines.Start, r.Lines.End)
+	}
+	o, n := loc(f.Old), loc(f.New)
+	switch {
+	case o == "" && n == "":
+		return ""
+	case o == "":
+		return n
+	case n == "":
+		return o
+	case o == n:
+		return o
+	case textOf(f.Old.Path) == textOf(f.New.Path):
+		return fmt.Sprintf("%s → L%d–%d", o, f.New.Lines.Start, f.New.Lines.End)
+	}
+	return o + " → " + n
+}
+
+// WriteText writes the diff for a terminal: one line per finding, the
+// excerpt diff and fact changes under changed ones, and a summary.
+func (d *Diff) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "keyfindings diff %s → %s\n", SourceLabel(d.Old.Source), SourceLabel(d.New.Source))
+	for _, f := range d.Findings {
+		line := fmt.Sprintf("%-9s  %s", f.Status, f.ID)
+		if wh := f.where(); wh != "" {
+			line += "  " + wh
+		}
+		if f.Status == DiffRemoved && f.Old != nil && !f.Old.Located() {
+			line += "  (was " + f.Old.Status + ")"
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+		if f.Note != "" {
+			b.WriteString("    " + f.Note + "\n")
+		}
+		if len(f.Hunks) > 0 {
+			fmt.Fprintf(&b, "    --- a/%s\n    +++ b/%s\n", textOf(f.Old.Path), textOf(f.New.Path))
+			for _, h := range f.Hunks {
+				b.WriteString("    " + h.Header() + "\n")
+				for _, l := range h.Lines {
+					b.WriteString("    " + l + "\n")
+				}
+			}
+		}
+		for _, fc := range f.Facts {
+			if fc.Items != nil {
+				fmt.Fprintf(&b, "    fact %s:\n", fc.Name)
+				for _, it := range fc.Items {
+					fmt.Fprintf(&b, "      %s %s\n", it[:1], it[1:])
+				}
+				continue
+			}
+			fmt.Fprintf(&b, "    fact %s: %s → %s\n", fc.Name, CompactJSON(fc.Old), CompactJSON(fc.New))
+		}
+	}
+	b.WriteString(d.Summary() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdown writes the diff as GitHub-flavoured Markdown for a pull
+// request comment: a summary table, then a section per finding that is
+// not unchanged, with both citations, the excerpt diff and the facts.
+func (d *Diff) WriteMarkdown(w io.Writer) error {
+	var blocks []string
+	add := func(s string) { blocks = append(blocks, strings.TrimRight(s, "\n")) }
+	add(fmt.Sprintf("### Key findings: %s → %s", mdSource(d.Old), mdSource(d.New)))
+	add(mdEscape(d.Summary()) + ".")
+	var table strings.Builder
+	table.WriteString("| Finding | Status | Where |\n| --- | --- | --- |\n")
+	for _, f := range d.Findings {
+		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(codeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
+	}
+	add(table.String())
+	for _, f := range d.Findings {
+		if f.Status == DiffUnchanged {
+			continue
+		}
+		add(fmt.Sprintf("#### %s: %s", codeSpan(f.ID), f.Status))
+		if f.Title != "" {
+			add(oneLineText(f.Title))
+		}
+		if f.Note != "" {
+			add(mdEscape(capitalize(f.Note)) + ".")
+		}
+		var cites []string
+		if c := mdCite(d.Old, f.Old); c != "" {
+			cites = append(cites, "- Old: "+c)
+		}
+		if c := mdCite(d.New, f.New); c != "" {
+			cites = append(cites, "- New: "+c)
+		}
+		if len(cites) > 0 {
+			add(strings.Join(cites, "\n"))
+		}
+		if len(f.Hunks) > 0 {
+			var body strings.Builder
+			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", textOf(f.Old.Path), textOf(f.New.Path))
+			for _, h := range f.Hunks {
+				body.WriteString(h.Header() + "\n")
+				for _, l := range h.Lines {
+					body.WriteString(l + "\n")
+				}
+			}
+			add(fenced("diff", body.String()))
+		}
+		var facts strings.Builder
+		for _, fc := range f.Facts {
+			if fc.Items == nil {
+				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(codeSpan(fc.Name)), cell(codeSpan(CompactJSON(fc.Old))), cell(codeSpan(CompactJSON(fc.New))))
+			}
+		}
+		if facts.Len() > 0 {
+			add("| Fact | Old | New |\n| --- | --- | --- |\n" + facts.String())
+		}
+		for _, fc := range f.Facts {
+			if fc.Items == nil {
+				continue
+			}
+			add(fmt.Sprintf("Fact %s:", codeSpan(fc.Name)))
+			var body strings.Builder
+			for _, it := range fc.Items {
+				body.WriteString(it[:1] + " " + it[1:] + "\n")
+			}
+			add(fenced("diff", body.String()))
+		}
+	}
+	_, err := io.WriteString(w, strings.Join(blocks, "\n\n")+"\n")
+	return err
+}
+
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// mdSource is a source label with the commit linked when there is one.
+func mdSource(doc *Document) string {
+	s := doc.Source
+	label := codeSpan(SourceLabel(s))
+	if s.Commit != nil && strings.HasPrefix(s.Repo, "http") {
+		return "[" + label + "](" + strings.TrimSuffix(s.Repo, "/") + "/commit/" + *s.Commit + ")"
+	}
+	return label
+}
+
+func mdCite(doc *Document, r *Record) string {
+	if r == nil {
+		return ""
+	}
+	c, err := CiteRecord(doc, r)
+	if err != nil {
+		return ""
+	}
+	return c.Short().Format()
+}
+
+// mdWhere is where() with each line range linked to its permalink.
+func mdWhere(f *FindingDiff) string {
+	rng := func(r *Record, withPath bool) string {
+		s := fmt.Sprintf("L%d–%d", r.Lines.Start, r.Lines.End)
+		if r.Permalink != nil {
+			s = "[" + s + "](" + *r.Permalink + ")"
+		}
+		if withPath {
+			s = codeSpan(textOf(r.Path)) + " " + s
+		}
+		return s
+	}
+	ok := func(r *Record) bool { return r != nil && r.Located() && r.Lines != nil }
+	o, n := f.Old, f.New
+	switch {
+	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines:
+		s := fmt.Sprintf("%s L%d–%d", codeSpan(textOf(n.Path)), n.Lines.Start, n.Lines.End)
+		if o.Permalink != nil && n.Permalink != nil && *o.Permalink != *n.Permalink {
+			s += " ([old](" + *o.Permalink + "), [new](" + *n.Permalink + "))"
+		} else if n.Permalink != nil {
+			s += " ([permalink](" + *n.Permalink + "))"
+		}
+		return s
+	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path):
+		return rng(o, true) + " → " + rng(n, false)
+	case ok(o) && ok(n):
+		return rng(o, true) + " → " + rng(n, true)
+	case ok(o):
+		return rng(o, true)
+	case ok(n):
+		return rng(n, true)
+	}
+	return "—"
+}
+
+// cell makes text safe inside a table cell.
+func cell(s string) string {
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// oneLineText puts definition prose (Markdown written with the
+// definitions, not taken from the source) on one line.
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// mdEscape escapes Markdown punctuation in plain text (paths and problems
+// come from the source and must not become markup).
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && strings.ContainsRune("\\`*_[]<>#&~!", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// codeSpan wraps s in a code span whose backtick run is longer than any
+// inside s.
+func codeSpan(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	n := longestRun(s, '`') + 1
+	fence := strings.Repeat("`", n)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || (strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.TrimSpace(s) != "") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// fenced wraps body in a fenced code block longer than any backtick run
+// inside it.
+func fenced(info, body string) string {
+	n := longestRun(body, '`') + 1
+	if n < 3 {
+		n = 3
+	}
+	fence := strings.Repeat("`", n)
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return fence + info + "\n" + body + fence + "\n"
+}
+
+func longestRun(s string, c byte) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			if run > best {
+				best = run
+			}
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
+// Diff as JSON.
+type (
+	diffJSON struct {
+		Schema   string            `json:"schema"`
+		Old      Source            `json:"old"`
+		New      Source            `json:"new"`
+		Changed  bool              `json:"changed"`
+		Summary  map[string]int    `json:"summary"`
+		Findings []findingDiffJSON `json:"findings"`
+	}
+	findingDiffJSON struct {
+		ID     string     `json:"id"`
+		Title  string     `json:"title"`
+		Status string     `json:"status"`
+		Note   string     `json:"note,omitempty"`
+		Old    *sideJSON  `json:"old"`
+		New    *sideJSON  `json:"new"`
+		Hunks  []Hunk     `json:"hunks,omitempty"`
+		Facts  []factJSON `json:"facts,omitempty"`
+	}
+	sideJSON struct {
+		Status    string  `json:"status"`
+		Path      *string `json:"path"`
+		Lines     *Lines  `json:"lines"`
+		SHA256    *string `json:"sha256"`
+		Permalink *string `json:"permalink"`
+		Citation  *string `json:"citation"`
+		Problem   *string `json:"problem"`
+	}
+	factJSON struct {
+		Name  string   `json:"name"`
+		Old   any      `json:"old,omitempty"`
+		New   any      `json:"new,omitempty"`
+		Items []string `json:"items,omitempty"`
+	}
+)
+
+func side(doc *Document, r *Record) *sideJSON {
+	if r == nil {
+		return nil
+	}
+	s := &sideJSON{Status: r.Status, Path: r.Path, Lines: r.Lines, SHA256: r.SHA256, Permalink: r.Permalink, Problem: r.Problem}
+	if c, err := CiteRecord(doc, r); err == nil {
+		text := c.Short().Format()
+		s.Citation = &text
+	}
+	return s
+}
+
+// MarshalIndent encodes the diff (schema keyfindings/diff/v1), indented,
+// with a trailing newline. Every status appears in summary, zeros too.
+func (d *Diff) MarshalIndent() ([]byte, error) {
+	out := diffJSON{Schema: DiffSchema, Old: d.Old.Source, New: d.New.Source, Changed: d.Changed(), Summary: map[string]int{}, Findings: []findingDiffJSON{}}
+	for _, s := range DiffStatuses {
+		out.Summary[s] = 0
+	}
+	for s, n := range d.Counts() {
+		out.Summary[s] = n
+	}
+	for _, f := range d.Findings {
+		fj := findingDiffJSON{ID: f.ID, Title: f.Title, Status: f.Status, Note: f.Note, Old: side(d.Old, f.Old), New: side(d.New, f.New), Hunks: f.Hunks}
+		for _, fc := range f.Facts {
+			fj.Facts = append(fj.Facts, factJSON{Name: fc.Name, Old: fc.Old, New: fc.New, Items: fc.Items})
+		}
+		out.Findings = append(out.Findings, fj)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
