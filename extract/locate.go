@@ -212,8 +212,9 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 			continue
 		}
 		var tl *TooLargeError
-		if errors.As(err, &tl) {
-			problem = tl.Error()
+		var sl *SymlinkError
+		if errors.As(err, &tl) || errors.As(err, &sl) {
+			problem = err.Error()
 			anyFile = true
 			continue
 		}
@@ -221,6 +222,10 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 			return nil, err
 		}
 		anyFile = true
+		if f.unsearchable != "" {
+			problem = f.unsearchable
+			continue
+		}
 		s, err := l.match(cd, f)
 		if err != nil {
 			return nil, err

@@ -23,6 +23,38 @@ type parsedFile struct {
 
 	importsOnce sync.Once
 	imports     map[string]string
+
+	// unsearchable, when set, says why queries are not run on this file.
+	unsearchable string
+}
+
+// maxChildren bounds the children of one node with syntax errors that
+// keyfindings will search. On such nodes tree-sitter's query cursor takes
+// time quadratic in the child count (seen: 15 s for 100,000 unclosed
+// brackets), so a hostile file would stall a build.
+const maxChildren = 20_000
+
+// widestNode returns the largest child count of any node that holds a
+// syntax error, and its line, walking with a tree cursor (linear in the
+// tree). Error-free nodes are searched fast however wide they are.
+func widestNode(root *sitter.Node) (int, int) {
+	c := sitter.NewTreeCursor(root)
+	defer c.Close()
+	most, line := 0, 0
+	for {
+		n := c.CurrentNode()
+		if k := int(n.ChildCount()); k > most && n.HasError() {
+			most, line = k, int(n.StartPoint().Row)+1
+		}
+		if c.GoToFirstChild() {
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return most, line
+			}
+		}
+	}
 }
 
 // parseFile parses f with the grammar its extension names.
@@ -37,6 +69,13 @@ func parseFile(f *File) (*parsedFile, error) {
 	}
 	pf := &parsedFile{File: f, lang: lang, tree: tree, root: tree.RootNode()}
 	pf.lineStarts = lineStarts(f.Data)
+	// A node needs at least a byte per child, so small files cannot hold
+	// one too wide to search.
+	if len(f.Data) > maxChildren && pf.root.HasError() {
+		if most, line := widestNode(pf.root); most > maxChildren {
+			pf.unsearchable = fmt.Sprintf("%s: the syntax node at line %d has syntax errors and %d children, over the %d keyfindings searches; the file was not searched", f.Path, line, most, maxChildren)
+		}
+	}
 	return pf, nil
 }
 
@@ -210,7 +249,7 @@ func (c *parseCache) get(f *File) (*parsedFile, error) {
 	}
 	if e.pf.Path != f.Path {
 		// Same bytes at another path: share the tree, not the path.
-		return &parsedFile{File: f, lang: e.pf.lang, tree: e.pf.tree, root: e.pf.root, lineStarts: e.pf.lineStarts}, nil
+		return &parsedFile{File: f, lang: e.pf.lang, tree: e.pf.tree, root: e.pf.root, lineStarts: e.pf.lineStarts, unsearchable: e.pf.unsearchable}, nil
 	}
 	return e.pf, nil
 }

@@ -40,6 +40,17 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is %d bytes, over the %d-byte limit for a source file", e.Path, e.Size, MaxBlobSize)
 }
 
+// SymlinkError reports a symbolic link where a file was expected. Links are
+// never followed: a link could point outside the tree.
+type SymlinkError struct {
+	Path   string
+	Target string
+}
+
+func (e *SymlinkError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link (to %q); keyfindings reads files, never links", e.Path, e.Target)
+}
+
 // File is one file's bytes at the source's commit.
 type File struct {
 	Path string
@@ -95,6 +106,13 @@ func (s *gitSnapshot) ReadFile(p string) (*File, error) {
 			return nil, ErrNotFound
 		}
 		return nil, fmt.Errorf("look up %s: %w", p, err)
+	}
+	if entry.Mode == filemode.Symlink {
+		target := ""
+		if f, err := s.readBlob(p, entry.Hash); err == nil && len(f.Data) < 4096 {
+			target = string(f.Data)
+		}
+		return nil, &SymlinkError{Path: p, Target: target}
 	}
 	if !entry.Mode.IsFile() {
 		return nil, ErrNotFound
@@ -173,14 +191,27 @@ func (s *dirSnapshot) ReadFile(p string) (*File, error) {
 	if !fs.ValidPath(p) {
 		return nil, ErrNotFound
 	}
+	// Every component is checked with Lstat: a linked directory on the way
+	// could lead outside the tree, so no link is followed.
+	parts := strings.Split(p, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := filepath.Join(s.root, filepath.FromSlash(strings.Join(parts[:i], "/")))
+		if info, err := os.Lstat(dir); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(dir)
+			return nil, &SymlinkError{Path: strings.Join(parts[:i], "/"), Target: target}
+		}
+	}
 	full := filepath.Join(s.root, filepath.FromSlash(p))
-	// Lstat: a symlink is not followed, so nothing outside the tree is read.
 	info, err := os.Lstat(full)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil, ErrNotFound
 		}
 		return nil, fmt.Errorf("stat %s: %w", p, err)
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(full)
+		return nil, &SymlinkError{Path: p, Target: target}
 	}
 	if !info.Mode().IsRegular() {
 		return nil, ErrNotFound

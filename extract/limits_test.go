@@ -1,0 +1,209 @@
+package extract
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+const routingPath = "packages/opencode/src/session/system.ts"
+
+// writeRouting writes src as the routing fixture's file in a fresh tree.
+func writeRouting(t *testing.T, src []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, filepath.FromSlash(routingPath))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const provider = "export function provider(model: { id: string }) {\n  if (model.id.includes(\"a\")) return [A]\n  return [B]\n}\n"
+
+// TestHostileSources feeds files that stress the parser and the line
+// arithmetic; each must give a record (located or reported), never a panic,
+// and a located one must hash exactly its lines.
+func TestHostileSources(t *testing.T) {
+	nested := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n"
+	var long strings.Builder
+	for i := 0; i < 50_000; i++ {
+		long.WriteString("const v")
+		long.WriteString(strings.Repeat("x", i%7))
+		long.WriteString(" = 1\n")
+	}
+	tests := []struct {
+		name   string
+		src    string
+		line   int // expected first line of the located span; 0: not located
+	}{
+		{"100000 nested brackets before", "const deep = " + nested + provider, 2},
+		{"100000 nested brackets unclosed", "const deep = " + strings.Repeat("(", 100_000) + "\n" + provider, 0},
+		{"100000 siblings", "const wide = [" + strings.Repeat("1,", 100_000) + "]\n" + provider, 2},
+		{"50000 lines before", long.String() + provider, 50_001},
+		{"NUL bytes", "const s = \"\x00\x00\"\n" + provider + "\x00", 2},
+		{"invalid UTF-8", "// \xc3\x28 \xff\n" + provider, 2},
+		{"CRLF", strings.ReplaceAll(provider, "\n", "\r\n"), 1},
+		{"BOM", "\ufeff" + provider, 1},
+		{"empty", "", 0},
+		{"only newlines", "\n\n\n", 0},
+	}
+	x := loadDefs(t, "../testdata/extract/defs")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeRouting(t, []byte(tt.src))
+			r := extractDir(t, x, dir).Find("routing")
+			if tt.line == 0 {
+				if r.Located() {
+					t.Logf("located at %+v (allowed: the parser recovered)", r.Lines)
+				} else if r.Problem == nil || *r.Problem == "" {
+					t.Errorf("%s without a reason", r.Status)
+				}
+				return
+			}
+			if !r.Located() {
+				t.Fatalf("status %s: %s", r.Status, deref(r.Problem))
+			}
+			if r.Lines.Start != tt.line {
+				t.Errorf("start line %d, want %d", r.Lines.Start, tt.line)
+			}
+			want := sedLines([]byte(tt.src), r.Lines.Start, r.Lines.End)
+			sum := sha256.Sum256(want)
+			if *r.SHA256 != hex.EncodeToString(sum[:]) {
+				t.Error("sha256 is not over the cited lines")
+			}
+		})
+	}
+}
+
+func TestMemoryBoundedOnLargeFile(t *testing.T) {
+	// A large file (half the limit): read and parsed, with memory in proportion.
+	src := bytes.Repeat([]byte("const x = [1, 2, 3]\n"), MaxBlobSize/2/20)
+	src = append(src, provider...)
+	dir := writeRouting(t, src)
+	x := loadDefs(t, "../testdata/extract/defs")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := extractDir(t, x, dir).Find("routing")
+	runtime.ReadMemStats(&after)
+	if !r.Located() {
+		t.Fatalf("status %s: %s", r.Status, deref(r.Problem))
+	}
+	// The bound is loose on purpose: it catches a blow-up (a copy per
+	// line, a quadratic index), not ordinary overhead.
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 16*MaxBlobSize {
+		t.Errorf("Go heap grew by %d MiB for a 4 MiB file", grown>>20)
+	}
+}
+
+func TestSymlinkAtFindingPath(t *testing.T) {
+	// Plain directory: a link to a file outside the tree is reported,
+	// not followed.
+	outside := filepath.Join(t.TempDir(), "secret.ts")
+	os.WriteFile(outside, []byte(provider), 0o644)
+	dir := t.TempDir()
+	p := filepath.Join(dir, filepath.FromSlash(routingPath))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.Symlink(outside, p); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	x := loadDefs(t, "../testdata/extract/defs")
+	r := extractDir(t, x, dir).Find("routing")
+	if r.Located() || !strings.Contains(deref(r.Problem), "symbolic link") {
+		t.Errorf("status %s problem %q, want the link reported", r.Status, deref(r.Problem))
+	}
+	// A linked directory on the way is not followed either.
+	dir2 := t.TempDir()
+	os.MkdirAll(filepath.Join(dir2, "packages/opencode/src"), 0o755)
+	real := filepath.Join(t.TempDir(), "session")
+	os.MkdirAll(real, 0o755)
+	os.WriteFile(filepath.Join(real, "system.ts"), []byte(provider), 0o644)
+	os.Symlink(real, filepath.Join(dir2, "packages/opencode/src/session"))
+	r = extractDir(t, x, dir2).Find("routing")
+	if r.Located() || !strings.Contains(deref(r.Problem), "symbolic link") {
+		t.Errorf("linked directory: status %s problem %q", r.Status, deref(r.Problem))
+	}
+
+	// Git: a symlink entry is read as the link, never resolved.
+	repo := newTestRepo(t)
+	repo.copyTree(fixtureTree)
+	repo.commit("fixture")
+	head, _ := repo.repo.Head()
+	c, _ := repo.repo.CommitObject(head.Hash())
+	snap := linkSnapshot(t, repo, c, routingPath, "../../../../../etc/passwd")
+	res, err := x.Extract(snap, Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = res.Document.Find("routing")
+	if r.Located() || !strings.Contains(deref(r.Problem), "symbolic link") || !strings.Contains(deref(r.Problem), "etc/passwd") {
+		t.Errorf("git symlink: status %s problem %q", r.Status, deref(r.Problem))
+	}
+}
+
+// linkSnapshot returns a snapshot of c in which path is a symlink to target.
+func linkSnapshot(t *testing.T, r *testRepo, c *object.Commit, path, target string) Snapshot {
+	t.Helper()
+	s := r.repo.Storer
+	blob := s.NewEncodedObject()
+	blob.SetType(plumbing.BlobObject)
+	w, _ := blob.Writer()
+	w.Write([]byte(target))
+	w.Close()
+	bh, err := s.SetEncodedObject(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, _ := c.Tree()
+	newRoot := replaceEntry(t, r, tree, strings.Split(path, "/"), object.TreeEntry{Name: filepath.Base(path), Mode: filemode.Symlink, Hash: bh})
+	nt, err := object.GetTree(s, newRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &gitSnapshot{repo: r.repo, commit: c, tree: nt}
+}
+
+func replaceEntry(t *testing.T, r *testRepo, tree *object.Tree, parts []string, leaf object.TreeEntry) plumbing.Hash {
+	t.Helper()
+	var entries []object.TreeEntry
+	for _, e := range tree.Entries {
+		if e.Name != parts[0] {
+			entries = append(entries, e)
+			continue
+		}
+		if len(parts) == 1 {
+			entries = append(entries, leaf)
+			continue
+		}
+		sub, err := tree.Tree(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, object.TreeEntry{Name: e.Name, Mode: filemode.Dir, Hash: replaceEntry(t, r, sub, parts[1:], leaf)})
+	}
+	nt := &object.Tree{Entries: entries}
+	o := r.repo.Storer.NewEncodedObject()
+	if err := nt.Encode(o); err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.repo.Storer.SetEncodedObject(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+var _ = findings.StatusLocated
