@@ -45,8 +45,6 @@ func Compile(cat *findings.Catalog) (*Extractor, error) {
 	return x, nil
 }
 
-var captureRef = regexp.MustCompile(`@([A-Za-z_][A-Za-z0-9_.-]*)`)
-
 func compileDef(d *findings.Definition) (*compiledDef, error) {
 	q, err := compileQuery(d.Query)
 	if err != nil {
@@ -60,22 +58,6 @@ func compileDef(d *findings.Definition) (*compiledDef, error) {
 		return nil, errors.New("query needs a @finding capture, or @start and @end")
 	case hasStart != hasEnd:
 		return nil, errors.New("query has only one of @start and @end")
-	}
-	if hasStart {
-		// Captures in a pattern match in source order, so @end written
-		// before @start can only give a span that ends before it starts.
-		refs := captureRef.FindAllStringSubmatchIndex(stripComments(d.Query), -1)
-		first := map[string]int{}
-		text := stripComments(d.Query)
-		for _, r := range refs {
-			name := text[r[2]:r[3]]
-			if _, ok := first[name]; !ok {
-				first[name] = r[0]
-			}
-		}
-		if first["end"] < first["start"] {
-			return nil, errors.New("@end comes before @start in the query, so the span would end before it starts")
-		}
 	}
 	for _, c := range []struct{ field, name string }{{"key", d.Key}, {"file", d.File}} {
 		if c.name != "" && !q.hasCapture(c.name) {
@@ -94,29 +76,6 @@ func compileDef(d *findings.Definition) (*compiledDef, error) {
 		cd.facts = append(cd.facts, cf)
 	}
 	return cd, nil
-}
-
-// stripComments removes ;-comments from a query, keeping offsets aligned
-// well enough for ordering checks.
-func stripComments(q string) string {
-	lines := strings.Split(q, "\n")
-	for i, l := range lines {
-		inStr := false
-		for j := 0; j < len(l); j++ {
-			switch l[j] {
-			case '"':
-				if j == 0 || l[j-1] != '\\' {
-					inStr = !inStr
-				}
-			case ';':
-				if !inStr {
-					lines[i] = l[:j] + strings.Repeat(" ", len(l)-j)
-					j = len(l)
-				}
-			}
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 // Meta is what the document's source block says beyond the snapshot.
@@ -247,21 +206,30 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 	if len(spans) == 0 {
 		return []*findings.Record{l.unlocated(d, findings.StatusMissing, problem, nil)}, nil
 	}
-	if d.Expect == findings.ExpectOne && len(spans) > 1 {
-		var cands []findings.Candidate
-		for _, s := range spans {
-			cands = append(cands, findings.Candidate{Path: s.file.Path, Lines: findings.Lines{Start: s.start, End: s.end}})
-		}
-		msg := fmt.Sprintf("%d places match; make the query more specific", len(spans))
-		return []*findings.Record{l.unlocated(d, findings.StatusAmbiguous, msg, cands)}, nil
-	}
 	var recs []*findings.Record
+	var kept []*span
 	for _, s := range spans {
 		r, err := l.record(cd, s, movedFrom)
 		if err != nil {
 			return nil, err
 		}
+		if r == nil {
+			continue
+		}
 		recs = append(recs, r)
+		kept = append(kept, s)
+	}
+	if len(recs) == 0 {
+		msg := fmt.Sprintf("no match in %s has the required facts (%s)", d.Path, strings.Join(cd.required(), ", "))
+		return []*findings.Record{l.unlocated(d, findings.StatusMissing, msg, nil)}, nil
+	}
+	if d.Expect == findings.ExpectOne && len(kept) > 1 {
+		var cands []findings.Candidate
+		for _, s := range kept {
+			cands = append(cands, findings.Candidate{Path: s.file.Path, Lines: findings.Lines{Start: s.start, End: s.end}})
+		}
+		msg := fmt.Sprintf("%d places match; make the query more specific", len(kept))
+		return []*findings.Record{l.unlocated(d, findings.StatusAmbiguous, msg, cands)}, nil
 	}
 	if d.Expect == findings.ExpectAll {
 		seen := map[string]bool{}
@@ -477,7 +445,9 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 		r.Permalink = strp(fmt.Sprintf("%s/blob/%s/%s#L%d-L%d", l.meta.WebURL, l.snap.Commit(), s.file.Path, s.start, s.end))
 	}
 	rng := s.file.spanRange(s.start, s.end)
-	if lines := s.file.syntaxErrors(rng); len(lines) > 0 {
+	// A file span (file:) cites a file the query did not parse as its
+	// source (a prompt text), so its parse says nothing.
+	if lines := s.file.syntaxErrors(rng); len(lines) > 0 && s.origin == nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("syntax error inside the span at line %s: the parse may be incomplete", joinInts(lines)))
 	}
 	warn := func(msg string) { r.Warnings = append(r.Warnings, msg) }
@@ -516,6 +486,13 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 			r.Facts[cf.spec.Name] = v
 		}
 	}
+	for _, name := range cd.required() {
+		if empty(r.Facts[name]) {
+			// Not a finding: the query matched code the definition
+			// excludes (see FactSpec.Required).
+			return nil, nil
+		}
+	}
 	r.Facts = findings.Normalize(r.Facts)
 	if reviewed, ok := d.Reviewed[id]; ok {
 		if !findings.EqualFacts(reviewed, r.Facts) {
@@ -526,6 +503,26 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 	}
 	sort.Strings(r.Warnings)
 	return r, nil
+}
+
+// required lists the facts a match must have to be a finding.
+func (cd *compiledDef) required() []string {
+	var names []string
+	for _, f := range cd.def.Facts {
+		if f.Required {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
+
+// empty reports whether a fact value is absent or an empty list.
+func empty(v any) bool {
+	if v == nil {
+		return true
+	}
+	l, ok := v.([]any)
+	return ok && len(l) == 0
 }
 
 // mergeCaptures joins the captures of several matches of one span.
