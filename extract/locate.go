@@ -45,6 +45,8 @@ func Compile(cat *findings.Catalog) (*Extractor, error) {
 	return x, nil
 }
 
+var captureRef = regexp.MustCompile(`@([A-Za-z_][A-Za-z0-9_.-]*)`)
+
 func compileDef(d *findings.Definition) (*compiledDef, error) {
 	q, err := compileQuery(d.Query)
 	if err != nil {
@@ -58,6 +60,24 @@ func compileDef(d *findings.Definition) (*compiledDef, error) {
 		return nil, errors.New("query needs a @finding capture, or @start and @end")
 	case hasStart != hasEnd:
 		return nil, errors.New("query has only one of @start and @end")
+	}
+	if hasStart {
+		// Captures in a pattern match in source order, so @end written
+		// before @start can only give a span that ends before it starts.
+		refs := captureRef.FindAllStringSubmatchIndex(stripComments(d.Query), -1)
+		first := map[string]int{}
+		text := stripComments(d.Query)
+		for _, r := range refs {
+			name := text[r[2]:r[3]]
+			if _, ok := first[name]; !ok {
+				first[name] = r[0]
+			}
+		}
+		// A @start on an enclosing node is written after the pattern it
+		// captures, which may hold @end: that order is fine.
+		if first["end"] < first["start"] && !withinCaptured(text, first["start"], first["end"]) {
+			return nil, errors.New("@end comes before @start in the query, so the span would end before it starts")
+		}
 	}
 	for _, c := range []struct{ field, name string }{{"key", d.Key}, {"file", d.File}} {
 		if c.name != "" && !q.hasCapture(c.name) {
@@ -76,6 +96,60 @@ func compileDef(d *findings.Definition) (*compiledDef, error) {
 		cd.facts = append(cd.facts, cf)
 	}
 	return cd, nil
+}
+
+// stripComments removes ;-comments from a query, keeping offsets aligned
+// well enough for ordering checks.
+func stripComments(q string) string {
+	lines := strings.Split(q, "\n")
+	for i, l := range lines {
+		inStr := false
+		for j := 0; j < len(l); j++ {
+			switch l[j] {
+			case '"':
+				if j == 0 || l[j-1] != '\\' {
+					inStr = !inStr
+				}
+			case ';':
+				if !inStr {
+					lines[i] = l[:j] + strings.Repeat(" ", len(l)-j)
+					j = len(l)
+				}
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// withinCaptured reports whether offset pos lies inside the node pattern
+// that the capture written at offset at names: the parenthesised (or
+// bracketed) pattern that ends just before it.
+func withinCaptured(text string, at, pos int) bool {
+	i := at - 1
+	for i >= 0 && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i--
+	}
+	if i < 0 || (text[i] != ')' && text[i] != ']') {
+		return false
+	}
+	close := i
+	depth := 0
+	for ; i >= 0; i-- {
+		switch text[i] {
+		case ')', ']':
+			depth++
+		case '(', '[':
+			depth--
+			if depth == 0 {
+				return pos > i && pos < close
+			}
+		case '"':
+			// Skip a string literal backwards.
+			for i--; i >= 0 && !(text[i] == '"' && (i == 0 || text[i-1] != '\\')); i-- {
+			}
+		}
+	}
+	return false
 }
 
 // Meta is what the document's source block says beyond the snapshot.
