@@ -35,6 +35,7 @@ func commands() []command {
 		{"build", "extract one commit's findings and write the site", runBuild},
 		{"list", "list the finding definitions", runList},
 		{"serve", "serve a built site on a local address for a look", runServe},
+		{"review", "list records whose facts differ from the reviewed ones; --accept records them", runReview},
 	}
 }
 
