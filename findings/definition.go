@@ -74,9 +74,13 @@ type FactSpec struct {
 	// Value transforms each node: "" (literal: strings unquoted, numbers as
 	// numbers, else source text), "text" (source text), "number" (constant
 	// arithmetic evaluated), "import" (identifier → repo path it is imported
-	// from), "lines" (source text, one list item per line).
+	// from), "lines" (source text, one list item per line), "guards" (the
+	// conditions of the if statements and conditional expressions that
+	// enclose the node within its function, outermost first).
 	Value string `yaml:"value,omitempty"`
-	// Fields, when set, turn each sub-query match into an object.
+	// Fields, when set, turn each sub-query match into an object; the fact
+	// is the list of them, in source order (absent when empty, unless
+	// List is set).
 	Fields []FactSpec `yaml:"fields,omitempty"`
 	// List keeps a single value as a one-item list.
 	List bool `yaml:"list,omitempty"`
