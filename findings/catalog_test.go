@@ -307,6 +307,10 @@ func TestCatalogCoverage(t *testing.T) {
 		if !sections[d.Section] {
 			t.Errorf("%s: section %q is not one of the index sections", d.ID, d.Section)
 		}
+		// NN-<id>.yaml: the number orders the records within their section.
+		if !regexp.MustCompile(`^[0-9]{2}-` + regexp.QuoteMeta(d.ID) + `\.yaml$`).MatchString(d.Source) {
+			t.Errorf("%s: file %s, want NN-%s.yaml", d.ID, d.Source, d.ID)
+		}
 		if len(d.Reviewed) == 0 {
 			t.Errorf("%s: no reviewed facts", d.ID)
 		}

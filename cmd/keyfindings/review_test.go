@@ -60,7 +60,7 @@ func TestReviewFlagsAndAccepts(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("review --accept: exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "accepted\t"+filepath.Join(defs, "tool-output-bounds.yaml")+"\n") {
+	if !strings.Contains(stdout, "accepted\t"+filepath.Join(defs, "29-tool-output-bounds.yaml")+"\n") {
 		t.Errorf("accept output %q", stdout)
 	}
 	for name, before := range orig {
