@@ -50,6 +50,17 @@ func compileFact(spec findings.FactSpec, available *query) (*compiledFact, error
 	if cf.spec.Capture != "" && !scope.hasCapture(cf.spec.Capture) {
 		return nil, fmt.Errorf("fact %q: unknown capture @%s", spec.Name, cf.spec.Capture)
 	}
+	if spec.Root != "" && !cf.query.hasCapture(spec.Root) {
+		return nil, fmt.Errorf("fact %q: root: its query has no capture @%s", spec.Name, spec.Root)
+	}
+	for _, sub := range sortedKeys(spec.Where) {
+		if !cf.query.hasCapture(sub) {
+			return nil, fmt.Errorf("fact %q: where: its query has no capture @%s", spec.Name, sub)
+		}
+		if outer := spec.Where[sub]; !available.hasCapture(outer) {
+			return nil, fmt.Errorf("fact %q: where: @%s is not a capture of the enclosing query", spec.Name, outer)
+		}
+	}
 	for _, f := range spec.Fields {
 		sub, err := compileFact(f, scope)
 		if err != nil {
@@ -74,26 +85,9 @@ func (cf *compiledFact) eval(s factScope) (any, bool, error) {
 	var matches []match
 	if cf.query != nil {
 		var err error
-		if cf.spec.In == "" {
-			matches, err = cf.query.run(s.file, s.file.root, &s.span)
-			if err != nil {
-				return nil, false, err
-			}
-		} else {
-			seen := map[[2]uint32]bool{}
-			for _, n := range s.captures[cf.spec.In] {
-				ms, err := cf.query.run(s.file, n, nil)
-				if err != nil {
-					return nil, false, err
-				}
-				for _, m := range ms {
-					k := matchKey(m)
-					if !seen[k] {
-						seen[k] = true
-						matches = append(matches, m)
-					}
-				}
-			}
+		matches, err = cf.subMatches(s)
+		if err != nil {
+			return nil, false, err
 		}
 	} else {
 		matches = []match{{captures: s.captures}}
@@ -115,6 +109,9 @@ func (cf *compiledFact) eval(s factScope) (any, bool, error) {
 		}
 		if cf.query == nil {
 			return rows[0], true, nil
+		}
+		if len(rows) == 0 && !cf.spec.List {
+			return nil, false, nil
 		}
 		return rows, true, nil
 	}
@@ -140,6 +137,122 @@ func (cf *compiledFact) eval(s factScope) (any, bool, error) {
 	return shape(values, cf.spec.List)
 }
 
+// subMatches runs the fact's query where the spec says (the span, the
+// whole file, or each node of In), keeps the matches that satisfy Root and
+// Where, and orders them by their first public capture.
+func (cf *compiledFact) subMatches(s factScope) ([]match, error) {
+	var matches []match
+	switch {
+	case cf.spec.Scope == "file":
+		ms, err := cf.query.run(s.file, s.file.root, nil)
+		if err != nil {
+			return nil, err
+		}
+		matches = ms
+	case cf.spec.In == "":
+		ms, err := cf.query.run(s.file, s.file.root, &s.span)
+		if err != nil {
+			return nil, err
+		}
+		matches = ms
+	default:
+		seen := map[string]bool{}
+		for _, n := range s.captures[cf.spec.In] {
+			ms, err := cf.query.run(s.file, n, nil)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range ms {
+				if cf.spec.Root != "" && !capturesNode(m, cf.spec.Root, n) {
+					continue
+				}
+				k := matchKey(m)
+				if !seen[k] {
+					seen[k] = true
+					matches = append(matches, m)
+				}
+			}
+		}
+	}
+	if len(cf.spec.Where) > 0 {
+		kept := matches[:0]
+		for _, m := range matches {
+			if cf.joins(m, s) {
+				kept = append(kept, m)
+			}
+		}
+		matches = kept
+	}
+	sortMatches(matches)
+	return matches, nil
+}
+
+// joins reports whether every Where pair has equal source text in the
+// sub-match and the enclosing captures.
+func (cf *compiledFact) joins(m match, s factScope) bool {
+	for sub, outer := range cf.spec.Where {
+		a, b := m.captures[sub], s.captures[outer]
+		if len(a) == 0 || len(b) == 0 {
+			return false
+		}
+		want := b[0].Content(s.file.Data)
+		for _, n := range a {
+			if n.Content(s.file.Data) != want {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// capturesNode reports whether m's capture name holds the node n itself.
+func capturesNode(m match, name string, n *sitter.Node) bool {
+	for _, c := range m.captures[name] {
+		if sameNode(c, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameNode(a, b *sitter.Node) bool {
+	return a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte() && a.Symbol() == b.Symbol()
+}
+
+// sortMatches orders matches by the earliest node among their public
+// captures (all captures when none is public). A query cursor reports
+// matches as they complete, which is not always source order; rows of a
+// fact must be.
+func sortMatches(ms []match) {
+	first := func(m match) uint32 {
+		var lo, any uint32 = math.MaxUint32, math.MaxUint32
+		for name, ns := range m.captures {
+			for _, n := range ns {
+				if n.StartByte() < any {
+					any = n.StartByte()
+				}
+				if !strings.HasPrefix(name, "_") && n.StartByte() < lo {
+					lo = n.StartByte()
+				}
+			}
+		}
+		if lo == math.MaxUint32 {
+			return any
+		}
+		return lo
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return first(ms[i]) < first(ms[j]) })
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // shape turns values into a fact: nothing, one value, or a list.
 func shape(values []any, list bool) (any, bool, error) {
 	switch {
@@ -153,19 +266,17 @@ func shape(values []any, list bool) (any, bool, error) {
 	return values, true, nil
 }
 
-func matchKey(m match) [2]uint32 {
-	var lo, hi uint32 = math.MaxUint32, 0
-	for _, ns := range m.captures {
+// matchKey identifies a match by the nodes it captured, so the same match
+// found from two scope nodes counts once.
+func matchKey(m match) string {
+	var parts []string
+	for name, ns := range m.captures {
 		for _, n := range ns {
-			if n.StartByte() < lo {
-				lo = n.StartByte()
-			}
-			if n.EndByte() > hi {
-				hi = n.EndByte()
-			}
+			parts = append(parts, fmt.Sprintf("%s:%d:%d", name, n.StartByte(), n.EndByte()))
 		}
 	}
-	return [2]uint32{lo, hi}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
 }
 
 // sortNodes orders nodes by position and drops duplicates.
@@ -204,6 +315,8 @@ func convert(f *parsedFile, n *sitter.Node, kind string, warn func(string)) []an
 		}
 		warn(fmt.Sprintf("line %d: %q is not constant arithmetic; kept as text", n.StartPoint().Row+1, text))
 		return []any{text}
+	case "guards":
+		return []any{guards(n, f.Data)}
 	case "import":
 		if spec, ok := f.importMap()[text]; ok {
 			return []any{spec}
@@ -212,6 +325,63 @@ func convert(f *parsedFile, n *sitter.Node, kind string, warn func(string)) []an
 		return []any{text}
 	}
 	return []any{literal(n, f.Data)}
+}
+
+// guards lists, outermost first, the conditions under which control
+// reaches n inside its function: the condition of each enclosing if
+// statement or conditional expression, as source text, wrapped as
+// "!(…)" when n sits in the else branch. It does not see earlier
+// statements that return first; the order of rules tells that.
+func guards(n *sitter.Node, src []byte) []any {
+	var out []any
+	child := n
+	for p := n.Parent(); p != nil; child, p = p, p.Parent() {
+		if isFunction(p.Type()) {
+			break
+		}
+		var cond, yes, no *sitter.Node
+		switch p.Type() {
+		case "if_statement", "ternary_expression":
+			cond, yes, no = p.ChildByFieldName("condition"), p.ChildByFieldName("consequence"), p.ChildByFieldName("alternative")
+		default:
+			continue
+		}
+		if cond == nil || sameNode(cond, child) {
+			continue
+		}
+		text := conditionText(cond, src)
+		switch {
+		case yes != nil && sameNode(yes, child):
+			out = append(out, text)
+		case no != nil && sameNode(no, child):
+			out = append(out, "!("+text+")")
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	if out == nil {
+		out = []any{}
+	}
+	return out
+}
+
+// conditionText is a condition's source without the parentheses an if
+// statement requires around it.
+func conditionText(n *sitter.Node, src []byte) string {
+	if n.Type() == "parenthesized_expression" && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	return n.Content(src)
+}
+
+func isFunction(t string) bool {
+	switch t {
+	case "function_declaration", "function_expression", "function", "arrow_function",
+		"generator_function", "generator_function_declaration", "method_definition":
+		return true
+	}
+	return false
 }
 
 // literal gives strings unquoted, numbers as numbers, anything else as its

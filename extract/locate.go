@@ -73,7 +73,9 @@ func compileDef(d *findings.Definition) (*compiledDef, error) {
 				first[name] = r[0]
 			}
 		}
-		if first["end"] < first["start"] {
+		// A @start on an enclosing node is written after the pattern it
+		// captures, which may hold @end: that order is fine.
+		if first["end"] < first["start"] && !withinCaptured(text, first["start"], first["end"]) {
 			return nil, errors.New("@end comes before @start in the query, so the span would end before it starts")
 		}
 	}
@@ -117,6 +119,37 @@ func stripComments(q string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// withinCaptured reports whether offset pos lies inside the node pattern
+// that the capture written at offset at names: the parenthesised (or
+// bracketed) pattern that ends just before it.
+func withinCaptured(text string, at, pos int) bool {
+	i := at - 1
+	for i >= 0 && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i--
+	}
+	if i < 0 || (text[i] != ')' && text[i] != ']') {
+		return false
+	}
+	close := i
+	depth := 0
+	for ; i >= 0; i-- {
+		switch text[i] {
+		case ')', ']':
+			depth++
+		case '(', '[':
+			depth--
+			if depth == 0 {
+				return pos > i && pos < close
+			}
+		case '"':
+			// Skip a string literal backwards.
+			for i--; i >= 0 && !(text[i] == '"' && (i == 0 || text[i-1] != '\\')); i-- {
+			}
+		}
+	}
+	return false
 }
 
 // Meta is what the document's source block says beyond the snapshot.
@@ -252,21 +285,30 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 	if len(spans) == 0 {
 		return []*findings.Record{l.unlocated(d, findings.StatusMissing, problem, nil)}, nil
 	}
-	if d.Expect == findings.ExpectOne && len(spans) > 1 {
-		var cands []findings.Candidate
-		for _, s := range spans {
-			cands = append(cands, findings.Candidate{Path: s.file.Path, Lines: findings.Lines{Start: s.start, End: s.end}})
-		}
-		msg := fmt.Sprintf("%d places match; make the query more specific", len(spans))
-		return []*findings.Record{l.unlocated(d, findings.StatusAmbiguous, msg, cands)}, nil
-	}
 	var recs []*findings.Record
+	var kept []*span
 	for _, s := range spans {
 		r, err := l.record(cd, s, movedFrom)
 		if err != nil {
 			return nil, err
 		}
+		if r == nil {
+			continue
+		}
 		recs = append(recs, r)
+		kept = append(kept, s)
+	}
+	if len(recs) == 0 {
+		msg := fmt.Sprintf("no match in %s has the required facts (%s)", d.Path, strings.Join(cd.required(), ", "))
+		return []*findings.Record{l.unlocated(d, findings.StatusMissing, msg, nil)}, nil
+	}
+	if d.Expect == findings.ExpectOne && len(kept) > 1 {
+		var cands []findings.Candidate
+		for _, s := range kept {
+			cands = append(cands, findings.Candidate{Path: s.file.Path, Lines: findings.Lines{Start: s.start, End: s.end}})
+		}
+		msg := fmt.Sprintf("%d places match; make the query more specific", len(kept))
+		return []*findings.Record{l.unlocated(d, findings.StatusAmbiguous, msg, cands)}, nil
 	}
 	if d.Expect == findings.ExpectAll {
 		seen := map[string]bool{}
@@ -482,7 +524,9 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 		r.Permalink = strp(fmt.Sprintf("%s/blob/%s/%s#L%d-L%d", l.meta.WebURL, l.snap.Commit(), s.file.Path, s.start, s.end))
 	}
 	rng := s.file.spanRange(s.start, s.end)
-	if lines := s.file.syntaxErrors(rng); len(lines) > 0 {
+	// A file span (file:) cites a file the query did not parse as its
+	// source (a prompt text), so its parse says nothing.
+	if lines := s.file.syntaxErrors(rng); len(lines) > 0 && s.origin == nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("syntax error inside the span at line %s: the parse may be incomplete", joinInts(lines)))
 	}
 	warn := func(msg string) { r.Warnings = append(r.Warnings, msg) }
@@ -521,6 +565,13 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 			r.Facts[cf.spec.Name] = v
 		}
 	}
+	for _, name := range cd.required() {
+		if empty(r.Facts[name]) {
+			// Not a finding: the query matched code the definition
+			// excludes (see FactSpec.Required).
+			return nil, nil
+		}
+	}
 	r.Facts = findings.Normalize(r.Facts)
 	if reviewed, ok := d.Reviewed[id]; ok {
 		if !findings.EqualFacts(reviewed, r.Facts) {
@@ -531,6 +582,26 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 	}
 	sort.Strings(r.Warnings)
 	return r, nil
+}
+
+// required lists the facts a match must have to be a finding.
+func (cd *compiledDef) required() []string {
+	var names []string
+	for _, f := range cd.def.Facts {
+		if f.Required {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
+
+// empty reports whether a fact value is absent or an empty list.
+func empty(v any) bool {
+	if v == nil {
+		return true
+	}
+	l, ok := v.([]any)
+	return ok && len(l) == 0
 }
 
 // mergeCaptures joins the captures of several matches of one span.

@@ -74,18 +74,37 @@ type FactSpec struct {
 	// Value transforms each node: "" (literal: strings unquoted, numbers as
 	// numbers, else source text), "text" (source text), "number" (constant
 	// arithmetic evaluated), "import" (identifier → repo path it is imported
-	// from), "lines" (source text, one list item per line).
+	// from), "lines" (source text, one list item per line), "guards" (the
+	// conditions of the if statements and conditional expressions that
+	// enclose the node within its function, outermost first).
 	Value string `yaml:"value,omitempty"`
-	// Fields, when set, turn each sub-query match into an object.
+	// Fields, when set, turn each sub-query match into an object; the fact
+	// is the list of them, in source order (absent when empty, unless
+	// List is set).
 	Fields []FactSpec `yaml:"fields,omitempty"`
 	// List keeps a single value as a one-item list.
 	List bool `yaml:"list,omitempty"`
 	// Unique drops repeated values, keeping the first.
 	Unique bool `yaml:"unique,omitempty"`
+	// Scope "file" runs Query over the whole file the finding's query
+	// matched instead of the span, for a value the cited lines use but
+	// do not define. Empty means the span (or the nodes of In).
+	Scope string `yaml:"scope,omitempty"`
+	// Root names a capture of Query that must be the In node itself, so
+	// the pattern matches at the top of that node and not in any nested
+	// descendant (a direct return, not one in a nested block).
+	Root string `yaml:"root,omitempty"`
+	// Where keeps only the sub-query matches in which each named capture
+	// of Query has the same source text as the given capture of the
+	// enclosing match (a join: the import's identifier = the one returned).
+	Where map[string]string `yaml:"where,omitempty"`
+	// Required drops a match whose value for this fact is empty: the match
+	// is not a finding (for expect: all, one record fewer).
+	Required bool `yaml:"required,omitempty"`
 }
 
 // Value transforms accepted in FactSpec.Value.
-var valueKinds = map[string]bool{"": true, "text": true, "number": true, "import": true, "lines": true}
+var valueKinds = map[string]bool{"": true, "text": true, "number": true, "import": true, "lines": true, "guards": true}
 
 // Facts maps fact names to values: strings, numbers, lists and objects.
 type Facts map[string]any
@@ -242,7 +261,19 @@ func (f *FactSpec) validate(where string) error {
 		return fmt.Errorf("%s: a fact without a name", where)
 	}
 	if !valueKinds[f.Value] {
-		return fmt.Errorf("fact %q: unknown value kind %q (want text, number, import or lines)", f.Name, f.Value)
+		return fmt.Errorf("fact %q: unknown value kind %q (want text, number, import, lines or guards)", f.Name, f.Value)
+	}
+	switch {
+	case f.Scope != "" && f.Scope != "file":
+		return fmt.Errorf("fact %q: scope %q: want \"file\" or nothing", f.Name, f.Scope)
+	case f.Scope != "" && f.In != "":
+		return fmt.Errorf("fact %q: scope: file and in: exclude each other", f.Name)
+	case (f.Scope != "" || f.Root != "" || len(f.Where) > 0) && f.Query == "":
+		return fmt.Errorf("fact %q: scope, root and where need a query", f.Name)
+	case f.Root != "" && f.In == "":
+		return fmt.Errorf("fact %q: root needs in: (the node the pattern is anchored at)", f.Name)
+	case f.Required && where != "facts":
+		return fmt.Errorf("%s: fact %q: required applies to top-level facts only", where, f.Name)
 	}
 	if f.Query == "" && f.Capture == "" && len(f.Fields) == 0 {
 		return fmt.Errorf("fact %q: needs a capture, a query or fields", f.Name)

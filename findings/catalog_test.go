@@ -1,0 +1,335 @@
+package findings_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// fixtureTree holds synthetic sources shaped like the opencode files the
+// catalog reads, with the expected spans marked in them (see its README).
+const fixtureTree = "../testdata/catalog"
+
+// span is an expected record location read from the fixture markers.
+type span struct {
+	path       string
+	start, end int
+}
+
+var marker = regexp.MustCompile(`^\s*//\s*want-(start|end|file):\s*(\S+)(?:\s+(\S+))?\s*$`)
+
+// readMarkers collects the expected spans: want-start/want-end sit on the
+// lines just outside a span, want-file names a file cited whole.
+func readMarkers(t *testing.T, root string) map[string]span {
+	t.Helper()
+	want := map[string]span{}
+	open := map[string]span{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ts") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for n := 1; sc.Scan(); n++ {
+			m := marker.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			kind, id := m[1], m[2]
+			switch kind {
+			case "start":
+				open[id] = span{path: rel, start: n + 1}
+			case "end":
+				s, ok := open[id]
+				if !ok || s.path != rel {
+					t.Fatalf("%s:%d: want-end: %s without a want-start in the same file", rel, n, id)
+				}
+				s.end = n - 1
+				want[id] = s
+				delete(open, id)
+			case "file":
+				if m[3] == "" {
+					t.Fatalf("%s:%d: want-file needs an id and a path", rel, n)
+				}
+				data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m[3])))
+				if err != nil {
+					t.Fatalf("%s:%d: %v", rel, n, err)
+				}
+				want[id] = span{path: m[3], start: 1, end: strings.Count(string(data), "\n")}
+			}
+			if _, dup := want[id]; dup && kind == "start" {
+				t.Fatalf("%s:%d: two spans marked for %s", rel, n, id)
+			}
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, s := range open {
+		t.Fatalf("%s: want-start: %s is never closed", s.path, id)
+	}
+	return want
+}
+
+// catalogFacts lists, per record, the facts the test pins down (as JSON):
+// the values the claims rest on. Facts not listed are still produced; they
+// are covered by the reviewed sections at the real pin.
+var catalogFacts = map[string]map[string]string{
+	"system-prompt-routing": {
+		"rules": `[
+			{"tests":["alpha"],"subject":"model.api.id","prompt":"PROMPT_ALPHA","file":"packages/opencode/src/session/prompt/alpha.txt"},
+			{"tests":["wide"],"subject":"model.api.id","prompt":"PROMPT_WIDE","file":"packages/opencode/src/session/prompt/wide.txt",
+			 "rules":[{"tests":["fast","quick"],"joined_by":"||","subject":"model.api.id","prompt":"PROMPT_WIDE_FAST","file":"packages/opencode/src/session/prompt/wide-fast.txt"}]},
+			{"tests":["lower"],"subject":"model.api.id.toLowerCase()","prompt":"PROMPT_LOWER","file":"packages/opencode/src/session/prompt/lower.txt"}]`,
+		"fallback":        `"packages/opencode/src/session/prompt/plain.txt"`,
+		"fallback_prompt": `"PROMPT_PLAIN"`,
+	},
+	"system-prompt-files-prompt-alpha-txt": {
+		"bytes": `70`, "lines": `2`, "prompt": `"PROMPT_ALPHA"`,
+		"path":        `"packages/opencode/src/session/prompt/alpha.txt"`,
+		"selected_by": `[["model.api.id.includes(\"alpha\")"]]`,
+	},
+	"system-prompt-files-prompt-wide-fast-txt": {
+		"selected_by": `[["model.api.id.includes(\"wide\")","model.api.id.includes(\"fast\") || model.api.id.includes(\"quick\")"]]`,
+	},
+	"system-prompt-files-prompt-wide-txt":  {"selected_by": `[["model.api.id.includes(\"wide\")"]]`},
+	"system-prompt-files-prompt-lower-txt": {"selected_by": `[["model.api.id.toLowerCase().includes(\"lower\")"]]`},
+	"system-prompt-files-prompt-plain-txt": {"selected_by": `[[]]`, "bytes": `79`, "lines": `3`},
+	"environment-block": {
+		"env_lines": `["Model in use: ${model.api.id}","<env>","  Folder: ${ctx.directory}","  Today: ${new Date().toISOString()}","</env>"]`,
+	},
+	"instruction-loading": {
+		"global_files":   `[{"file":"path.join(global.config, \"RULES.md\")"},{"file":"path.join(global.home, \".vendor\", \"VENDOR.md\")","gate":"!flags.skipVendorRules"}]`,
+		"project_files":  `[{"name":"RULES.md"},{"name":"VENDOR.md","gate":"!flags.skipVendorRules"},{"name":"OLD.md"}]`,
+		"url_timeout_ms": `2500`,
+		"concurrency":    `[{"step":"read","limit":3},{"step":"fetch","limit":2}]`,
+	},
+	"instruction-urls": {"timeout_ms": `2500`, "method": `"get"`, "on_failure": `""`},
+	"request-preparation": {
+		"hooks":         `["fixture.system.rewrite","chat.params","chat.headers"]`,
+		"option_layers": `["defaults","input.provider.options","input.agent.options"]`,
+	},
+	"tool-registry": {
+		"builtin":          `[{"tool":"invalid"},{"tool":"question","gate":"questionEnabled"},{"tool":"shell"},{"tool":"read"},{"tool":"map","gate":"flags.experimentalMap && flags.client === \"cli\""}]`,
+		"custom_tool_glob": `"{plugins,extras}/*.ts"`,
+		"question_enabled": `"flags.client === \"desktop\" || flags.enableQuestions"`,
+	},
+	"tool-advertising": {
+		"filters":            `[{"tools":["SearchTool.id"],"keep_when":"webSearchEnabled(input.providerID, { exa: flags.enableExa })"},{"tools":["PatchTool.id"],"keep_when":"usePatch"},{"tools":["EditTool.id","WriteTool.id"],"keep_when":"!usePatch"}]`,
+		"use_patch":          `"input.modelID.includes(\"big-\") && !input.modelID.includes(\"mini\")"`,
+		"hooks":              `["tool.definition"]`,
+		"web_search_enabled": `"providerID === \"house\" || flags.exa"`,
+	},
+	"tool-result-bash":     {"templates": `["Notes:\n${output.notes.join(\"\n\")}\n\n","${notes}Stopped: the time limit ran out.","${notes}Finished with status ${output.exit}."]`},
+	"tool-result-write":    {"templates": `["${output.existed ? \"Replaced\" : \"Made\"} ${output.resource}.","Replaced","Made"]`},
+	"tool-result-edit":     {"templates": `["Changed ${output.file}","Occurrences: ${output.count}","~~~diff"]`},
+	"tool-result-glob":     {"templates": `["Nothing matched"]`},
+	"tool-result-grep":     {"templates": `["Nothing matched","${output.length} hits","${match.path}#${match.line} ${match.text}"]`},
+	"tool-result-question": {"templates": `["${q.text} -> ${answers[i]?.join(\"/\") || \"(none)\"}","(none)","Answers: ${pairs}."]`},
+	"tool-result-read": {
+		"tags":        `["<path>${target}</path>","<type>text</type>","<content>\n","\n</content>"]`,
+		"line_prefix": `"${n + file.start}| ${text}"`,
+		"notices": `[{"text":"\n\n(Stopped at ${MAX_BYTES_LABEL}; continue at ${file.next}.)","when":["file.cut"]},
+			{"text":"\n\n(More lines follow; continue at ${file.next}.)","when":["!(file.cut)","file.more"]},
+			{"text":"\n\n(That was the last line, ${file.count} in all.)","when":["!(file.cut)","!(file.more)"]}]`,
+		"limits": `[{"name":"DEFAULT_READ_LIMIT","value":500},{"name":"MAX_LINE_LENGTH","value":300},{"name":"MAX_BYTES","value":8192}]`,
+	},
+	"tool-result-read-image": {
+		"parts":         `[{"type":"text","text":"Picture attached","keys":["type","text"]},{"type":"file","keys":["type","data","mime"]}]`,
+		"no_parts_when": `"output.encoding !== \"base64\" || !IMAGE_TYPES.has(output.mime)"`,
+	},
+	"tool-result-webfetch": {"parts": `[{"type":"text","text":"output.body","keys":["type","text"]}]`},
+	"tool-output-bounds": {
+		"max_lines": `1500`,
+		"max_bytes": `16384`,
+		"marker":    `"[cut here; the rest is in ${file}]"`,
+		"layouts":   `["${cut.head}\n${marker}\n${cut.tail}","${cut.head}\n${marker}"]`,
+	},
+	"tool-result-envelope": {
+		"variants": `[{"type":"json","when":["output.content.length === 0"]},{"type":"text","when":["output.content.length === 1 && output.content[0]?.type === \"text\""]},{"type":"content","when":[]}]`,
+	},
+	"tool-result-text": {
+		"branches":  `[{"types":["text","error"],"returns":"String(part.result.value)"}]`,
+		"otherwise": `"encodeJson(part.result.value)"`,
+	},
+	"native-runtime-gate": {
+		"provider_ids":         `["acme"]`,
+		"provider_id_prefixes": `["house"]`,
+		"sdk_packages":         `["@sdk/acme","@sdk/compatible"]`,
+		"unsupported": `[{"reason":"unknown provider","when":["providerID !== \"acme\" && !providerID.startsWith(\"house\")"]},
+			{"reason":"unknown package","when":["npm !== \"@sdk/acme\" && npm !== \"@sdk/compatible\""]},
+			{"reason":"no key","when":["!apiKey"]}]`,
+	},
+	"reasoning-persistence": {
+		"events":       `["reasoning-start","reasoning-delta","reasoning-end"]`,
+		"orphan_delta": `"!(value.id in ctx.parts)"`,
+	},
+	"history-replay": {
+		"placeholders":             `["[result removed]"]`,
+		"empty_text_separator":     `"_"`,
+		"dropped_for_other_model":  `["providerMetadata","callProviderMetadata"]`,
+		"other_model_reasoning_as": `"text"`,
+	},
+	"session-export": {
+		"command": `"dump [sessionID]"`,
+		"options": `[{"name":"sessionID","kind":"positional","type":"string"},{"name":"sanitize","kind":"option","type":"boolean"}]`,
+		"keys":    `["info","messages"]`,
+	},
+	"sdk-endpoint": {
+		"base_url_sources":        `["options[\"baseURL\"]","model.api.endpoint"]`,
+		"variable_placeholder":    `"\"{{\" + key + \"}}\""`,
+		"env_placeholder_pattern": `"/\\{\\{([a-z]+)\\}\\}/g"`,
+		"header_layers":           `["model.headers","options[\"headers\"]"]`,
+	},
+	"lowering-openai-chat": {
+		"messages":           `[{"role":"tool","keys":["role","tool_call_id","content"],"content":"ProviderShared.toolResultText(part)"},{"role":"tool","keys":["role","tool_call_id","content"],"content":"\"\""}]`,
+		"media_collected_in": `"pictures"`,
+		"returns":            `["messages","pictures"]`,
+	},
+	"lowering-anthropic-messages": {
+		"blocks":       `[{"type":"text"},{"type":"image"}]`,
+		"image_source": `"base64"`,
+		"not_content":  `"ProviderShared.toolResultText(part)"`,
+	},
+	"lowering-gemini": {
+		"function_response_keys": `["name","response"]`,
+		"response_keys":          `["name","content"]`,
+		"content_sources":        `["ProviderShared.toolResultText(part)","part.result.text"]`,
+		"media_part":             `["mimeType","data"]`,
+	},
+}
+
+// TestCatalogOnFixtures builds the embedded catalog against the fixture
+// tree: every marked span must be located exactly, nothing else may be
+// produced, and the pinned facts must hold.
+func TestCatalogOnFixtures(t *testing.T) {
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := extract.Compile(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := x.Extract(extract.NewDirSnapshot(fixtureTree), extract.Meta{Repo: "https://github.com/anomalyco/opencode"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readMarkers(t, fixtureTree)
+	got := map[string]*findings.Record{}
+	for _, r := range res.Document.Findings {
+		got[r.ID] = r
+		if _, ok := want[r.ID]; !ok {
+			t.Errorf("%s: %s, but no fixture marks it (problem: %s)", r.ID, r.Status, deref(r.Problem))
+		}
+	}
+	ids := make([]string, 0, len(want))
+	for id := range want {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		w := want[id]
+		t.Run(id, func(t *testing.T) {
+			r := got[id]
+			if r == nil {
+				t.Fatalf("no record; the fixture marks %s lines %d-%d", w.path, w.start, w.end)
+			}
+			if r.Status != findings.StatusLocated {
+				t.Fatalf("status %s (%s), want located", r.Status, deref(r.Problem))
+			}
+			if *r.Path != w.path || r.Lines.Start != w.start || r.Lines.End != w.end {
+				t.Errorf("located %s lines %d-%d, fixture marks %s lines %d-%d", *r.Path, r.Lines.Start, r.Lines.End, w.path, w.start, w.end)
+			}
+			if len(r.Warnings) > 0 {
+				t.Errorf("warnings: %v", r.Warnings)
+			}
+			for name, js := range catalogFacts[id] {
+				var v any
+				if err := json.Unmarshal([]byte(js), &v); err != nil {
+					t.Fatalf("bad expectation for %s: %v", name, err)
+				}
+				if !findings.EqualFacts(findings.Facts{name: v}, findings.Facts{name: r.Facts[name]}) {
+					have, _ := json.Marshal(r.Facts[name])
+					t.Errorf("fact %s = %s\nwant %s", name, have, js)
+				}
+			}
+		})
+	}
+	for id := range catalogFacts {
+		if _, ok := want[id]; !ok {
+			t.Errorf("facts are pinned for %s, which no fixture marks", id)
+		}
+	}
+}
+
+// TestCatalogCoverage checks that every definition of the catalog has a
+// fixture, and that each is well-formed: a known section, prose, and a
+// reviewed section as the file's last key.
+func TestCatalogCoverage(t *testing.T) {
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readMarkers(t, fixtureTree)
+	sections := map[string]bool{
+		"How the system prompt is chosen":     true,
+		"How a request is built and sent":     true,
+		"What the model sees of tool results": true,
+		"Reasoning, history and export":       true,
+	}
+	for _, d := range cat.Definitions {
+		covered := false
+		for id := range want {
+			if id == d.ID || strings.HasPrefix(id, d.ID+"-") && d.Expect == findings.ExpectAll {
+				covered = true
+			}
+		}
+		if !covered {
+			t.Errorf("%s: no fixture marks a span for it", d.ID)
+		}
+		if !sections[d.Section] {
+			t.Errorf("%s: section %q is not one of the index sections", d.ID, d.Section)
+		}
+		// NN-<id>.yaml: the number orders the records within their section.
+		if !regexp.MustCompile(`^[0-9]{2}-` + regexp.QuoteMeta(d.ID) + `\.yaml$`).MatchString(d.Source) {
+			t.Errorf("%s: file %s, want NN-%s.yaml", d.ID, d.Source, d.ID)
+		}
+		if len(d.Reviewed) == 0 {
+			t.Errorf("%s: no reviewed facts", d.ID)
+		}
+		data, err := os.ReadFile(filepath.Join("defs", d.Source))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := findings.RewriteReviewed(data, d.Reviewed)
+		if err != nil {
+			t.Errorf("%s: %v", d.ID, err)
+		} else if string(out) != string(data) {
+			t.Errorf("%s: the reviewed section is not in the form review --accept writes", d.ID)
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

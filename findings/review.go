@@ -1,0 +1,339 @@
+package findings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ReviewGone is the Flag.Review text for a reviewed record id that the
+// build no longer produces although its definition located others.
+const ReviewGone = "reviewed, but no such record at this commit"
+
+// Flag is one record whose facts need a person's review.
+type Flag struct {
+	// ID is the record id.
+	ID string
+	// Definition is the id of the definition it comes from.
+	Definition string
+	// Review says why: ReviewNeeded, ReviewMissing or ReviewGone.
+	Review string
+	// Changes lists the facts that differ, by name, in name order.
+	Changes []FactChange
+}
+
+// FactChange is one fact whose value differs from the reviewed one. A nil
+// Old means the fact is new; a nil New means it is gone.
+type FactChange struct {
+	Name     string
+	Old, New any
+}
+
+// Reviews compares the records of doc with the facts each definition in
+// cat was reviewed against, and returns the records that need review, in
+// record order (ids that are gone follow their definition's records).
+// Definitions with no located record are left out: locating them is the
+// problem there, not their facts.
+func Reviews(cat *Catalog, doc *Document) []Flag {
+	var flags []Flag
+	byDef := map[string][]*Record{}
+	var order []string
+	for _, r := range doc.Findings {
+		if !r.Located() {
+			continue
+		}
+		if _, ok := byDef[r.Definition]; !ok {
+			order = append(order, r.Definition)
+		}
+		byDef[r.Definition] = append(byDef[r.Definition], r)
+	}
+	for _, defID := range order {
+		d := cat.Find(defID)
+		if d == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, r := range byDef[defID] {
+			seen[r.ID] = true
+			reviewed, ok := d.Reviewed[r.ID]
+			switch {
+			case !ok:
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewMissing, Changes: diffFacts(nil, r.Facts)})
+			case !EqualFacts(reviewed, r.Facts):
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewNeeded, Changes: diffFacts(reviewed, r.Facts)})
+			}
+		}
+		for _, id := range sortedIDs(d.Reviewed) {
+			if !seen[id] {
+				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: diffFacts(d.Reviewed[id], nil)})
+			}
+		}
+	}
+	return flags
+}
+
+func diffFacts(old, new Facts) []FactChange {
+	a, b := Normalize(old), Normalize(new)
+	var out []FactChange
+	for _, name := range FactNames(a, b) {
+		va, okA := a[name]
+		vb, okB := b[name]
+		if okA && okB && EqualFacts(Facts{name: va}, Facts{name: vb}) {
+			continue
+		}
+		c := FactChange{Name: name}
+		if okA {
+			c.Old = va
+		}
+		if okB {
+			c.New = vb
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func sortedIDs(m map[string]Facts) []string {
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Accepted returns, for every definition of cat that located at least one
+// record in doc, the reviewed section those records call for: each located
+// record's id mapped to its facts. Definitions whose section would not
+// change are left out, so accepting twice changes nothing.
+func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
+	out := map[*Definition]map[string]Facts{}
+	for _, r := range doc.Findings {
+		if !r.Located() {
+			continue
+		}
+		d := cat.Find(r.Definition)
+		if d == nil {
+			continue
+		}
+		if out[d] == nil {
+			out[d] = map[string]Facts{}
+		}
+		out[d][r.ID] = Normalize(r.Facts)
+	}
+	for d, reviewed := range out {
+		if sameReviewed(d.Reviewed, reviewed) {
+			delete(out, d)
+		}
+	}
+	return out
+}
+
+func sameReviewed(a, b map[string]Facts) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for id, fa := range a {
+		fb, ok := b[id]
+		if !ok || !EqualFacts(fa, fb) {
+			return false
+		}
+	}
+	return true
+}
+
+// AcceptReviews rewrites the reviewed section of each definition file in
+// dir that Accepted returns, and returns the files it wrote, sorted. Only
+// the reviewed section changes; every other byte of a file stays as it is.
+func AcceptReviews(dir string, cat *Catalog, doc *Document) ([]string, error) {
+	var written []string
+	for d, reviewed := range Accepted(cat, doc) {
+		file := filepath.Join(dir, filepath.Base(d.Source))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("accept %s: %w", d.ID, err)
+		}
+		out, err := RewriteReviewed(data, reviewed)
+		if err != nil {
+			return nil, &DefinitionError{File: file, Err: err}
+		}
+		if err := writeFileAtomic(file, out); err != nil {
+			return nil, fmt.Errorf("accept %s: %w", d.ID, err)
+		}
+		written = append(written, file)
+	}
+	sort.Strings(written)
+	return written, nil
+}
+
+// writeFileAtomic replaces file by a temporary file renamed over it, so an
+// interrupted write leaves the old definition.
+func writeFileAtomic(file string, data []byte) error {
+	info, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
+
+// reviewedHeader is the comment written above a reviewed section.
+const reviewedHeader = "# Facts the claim was written against. `keyfindings review --accept`\n# rewrites this section (and only this section) after the claim is re-read.\n"
+
+// RewriteReviewed returns definition bytes with the top-level reviewed
+// section replaced by one holding reviewed. The section must be the
+// file's last top-level key; it runs from its key line to the end of the
+// file. A file without one gets it appended. Everything before the section
+// is kept byte for byte.
+func RewriteReviewed(data []byte, reviewed map[string]Facts) ([]byte, error) {
+	start, err := reviewedStart(data)
+	if err != nil {
+		return nil, err
+	}
+	head := data[:start]
+	if start == len(data) {
+		if len(head) > 0 && head[len(head)-1] != '\n' {
+			head = append(append([]byte{}, head...), '\n')
+		}
+		head = append(append([]byte{}, head...), reviewedHeader...)
+	}
+	section, err := marshalReviewed(reviewed)
+	if err != nil {
+		return nil, err
+	}
+	out := append(append([]byte{}, head...), section...)
+	// The result must still be a definition with exactly these facts.
+	var check struct {
+		Reviewed map[string]Facts `yaml:"reviewed"`
+	}
+	if err := yaml.Unmarshal(out, &check); err != nil {
+		return nil, fmt.Errorf("rewritten reviewed section does not parse: %s", oneLine(err.Error()))
+	}
+	if !sameReviewed(check.Reviewed, reviewed) {
+		return nil, errors.New("rewritten reviewed section does not read back as the accepted facts")
+	}
+	return out, nil
+}
+
+// reviewedStart returns the offset of the line that opens the top-level
+// reviewed key, or len(data) when there is none. A top-level key after it
+// is an error: rewriting to the end of the file would drop it.
+func reviewedStart(data []byte) (int, error) {
+	start := -1
+	off := 0
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		top := len(line) > 0 && line[0] != ' ' && line[0] != '\t' && line[0] != '#' && line[0] != '\n' && line[0] != '\r' && line[0] != '-'
+		if top {
+			switch {
+			case bytes.HasPrefix(line, []byte("reviewed:")):
+				if start >= 0 {
+					return 0, errors.New("two top-level reviewed: keys")
+				}
+				start = off
+			case start >= 0:
+				key := strings.TrimSpace(strings.SplitN(string(line), ":", 2)[0])
+				return 0, fmt.Errorf("reviewed: must be the last top-level key (found %q after it); move it to the end of the file", key)
+			}
+		}
+		off += len(line)
+	}
+	if start < 0 {
+		return len(data), nil
+	}
+	return start, nil
+}
+
+// marshalReviewed renders the section deterministically: ids and fact
+// names sorted, lists in their order, two-space indentation.
+func marshalReviewed(reviewed map[string]Facts) ([]byte, error) {
+	// A JSON round trip turns every value into plain maps, lists, strings,
+	// float64 and bool, which yaml renders with sorted keys.
+	raw, err := json.Marshal(map[string]any{"reviewed": reviewed})
+	if err != nil {
+		return nil, err
+	}
+	var plain any
+	if err := json.Unmarshal(raw, &plain); err != nil {
+		return nil, err
+	}
+	node, err := toNode(plain)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(node); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// toNode builds the yaml node for a plain value with map keys sorted. A
+// string with a line break is written double-quoted, so leading and
+// trailing newlines stay visible as \n instead of as block-scalar
+// indentation tricks.
+func toNode(v any) (*yaml.Node, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			val, err := toNode(v[k])
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, val)
+		}
+		return n, nil
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode}
+		if len(v) == 0 {
+			n.Style = yaml.FlowStyle
+		}
+		for _, item := range v {
+			val, err := toNode(item)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, val)
+		}
+		return n, nil
+	}
+	n := &yaml.Node{}
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	if s, ok := v.(string); ok && strings.ContainsAny(s, "\n\r") {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n, nil
+}

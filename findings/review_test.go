@@ -1,0 +1,165 @@
+package findings
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const defHead = `id: limits
+page: tools
+section: What the model sees of tool results
+title: Limits
+claim: >
+  Output is cut.
+when: Always.
+path: a.ts
+query: |
+  ((identifier) @finding)
+# a comment the rewrite must keep
+`
+
+func TestRewriteReviewedKeepsTheRest(t *testing.T) {
+	reviewed := map[string]Facts{
+		"limits": {"max": 51200.0, "marker": "\n... cut ...\n", "flag": "yes", "list": []any{"b", "a"}, "empty": []any{}},
+	}
+	tests := []struct {
+		name, in string
+	}{
+		{"replaces a section", defHead + "reviewed:\n  limits:\n    max: 2000\n    # stale\n"},
+		{"appends a section", defHead},
+		{"appends after a last line without newline", strings.TrimSuffix(defHead, "\n")},
+		{"replaces an empty section", defHead + "reviewed: {}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := RewriteReviewed([]byte(tt.in), reviewed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := tt.in
+			if i := strings.Index(tt.in, "reviewed:"); i >= 0 {
+				head = tt.in[:i]
+			}
+			if !bytes.HasPrefix(out, []byte(head)) {
+				t.Errorf("the bytes before the section changed:\n%s", out)
+			}
+			d, err := Parse(out, "limits.yaml")
+			if err != nil {
+				t.Fatalf("rewritten file does not parse: %v\n%s", err, out)
+			}
+			if !sameReviewed(d.Reviewed, reviewed) {
+				t.Errorf("reviewed reads back as %v", d.Reviewed)
+			}
+			again, err := RewriteReviewed(out, reviewed)
+			if err != nil || !bytes.Equal(again, out) {
+				t.Errorf("a second rewrite changed the file (err %v)", err)
+			}
+		})
+	}
+}
+
+func TestRewriteReviewedNeedsLastKey(t *testing.T) {
+	in := strings.Replace(defHead, "path: a.ts\n", "reviewed:\n  limits: {}\npath: a.ts\n", 1)
+	_, err := RewriteReviewed([]byte(in), map[string]Facts{"limits": {}})
+	if err == nil || !strings.Contains(err.Error(), "last top-level key") || !strings.Contains(err.Error(), `"path"`) {
+		t.Errorf("error %v, want one naming the key after reviewed", err)
+	}
+}
+
+func TestRewriteReviewedIsDeterministic(t *testing.T) {
+	reviewed := map[string]Facts{
+		"b-rec": {"z": 1.0, "a": []any{map[string]any{"y": "1", "x": "2"}}},
+		"a-rec": {"k": true},
+	}
+	first, err := RewriteReviewed([]byte(defHead), reviewed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := defHead + reviewedHeader + "reviewed:\n  a-rec:\n    k: true\n  b-rec:\n    a:\n      - x: \"2\"\n        y: \"1\"\n    z: 1\n"
+	if string(first) != want {
+		t.Errorf("got\n%s\nwant\n%s", first, want)
+	}
+}
+
+func reviewCatalog(t *testing.T, dir string, files map[string]string) *Catalog {
+	t.Helper()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat, err := Load(os.DirFS(dir), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+func located(def, id string, facts Facts) *Record {
+	return &Record{ID: id, Definition: def, Status: StatusLocated, Facts: Normalize(facts)}
+}
+
+func TestReviewsAndAccept(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"limits.yaml": defHead + "reviewed:\n  limits:\n    max: 2000\n    gone: x\n",
+		"files.yaml": strings.Replace(strings.Replace(defHead, "id: limits", "id: files", 1), "query:", "expect: all\nkey: finding\nquery:", 1) +
+			"reviewed:\n  files-a:\n    n: 1\n  files-old:\n    n: 3\n",
+		"same.yaml":    strings.Replace(defHead, "id: limits", "id: same", 1) + "reviewed:\n  same:\n    n: 1\n",
+		"missing.yaml": strings.Replace(defHead, "id: limits", "id: missing", 1) + "reviewed:\n  missing:\n    n: 1\n",
+	}
+	cat := reviewCatalog(t, dir, files)
+	doc := &Document{Findings: []*Record{
+		located("limits", "limits", Facts{"max": 51200, "added": "y"}),
+		located("files", "files-a", Facts{"n": 1}),
+		located("files", "files-b", Facts{"n": 2}),
+		located("same", "same", Facts{"n": 1}),
+		{ID: "missing", Definition: "missing", Status: StatusMissing, Facts: Facts{}},
+	}}
+	flags := Reviews(cat, doc)
+	got := map[string]string{}
+	for _, f := range flags {
+		var names []string
+		for _, c := range f.Changes {
+			names = append(names, c.Name)
+		}
+		got[f.ID] = f.Review + ": " + strings.Join(names, ",")
+	}
+	want := map[string]string{
+		"limits":    ReviewNeeded + ": added,gone,max",
+		"files-b":   ReviewMissing + ": n",
+		"files-old": ReviewGone + ": n",
+	}
+	if len(got) != len(want) {
+		t.Errorf("flags %v, want %v", got, want)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
+	}
+
+	written, err := AcceptReviews(dir, cat, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(written) != 2 || filepath.Base(written[0]) != "files.yaml" || filepath.Base(written[1]) != "limits.yaml" {
+		t.Errorf("wrote %v, want files.yaml and limits.yaml", written)
+	}
+	for _, name := range []string{"same.yaml", "missing.yaml"} {
+		data, _ := os.ReadFile(filepath.Join(dir, name))
+		if string(data) != files[name] {
+			t.Errorf("%s changed", name)
+		}
+	}
+	cat = reviewCatalog(t, dir, nil)
+	if flags := Reviews(cat, doc); len(flags) != 0 {
+		t.Errorf("after accepting, still flagged: %+v", flags)
+	}
+	if again, err := AcceptReviews(dir, cat, doc); err != nil || len(again) != 0 {
+		t.Errorf("second accept wrote %v (err %v)", again, err)
+	}
+}

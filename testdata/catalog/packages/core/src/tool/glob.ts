@@ -1,0 +1,8 @@
+type ModelOutput = ReadonlyArray<{ path: string }>
+
+// want-start: tool-result-glob
+export const toModelOutput = (output: ModelOutput) => {
+  const lines = output.length === 0 ? ["Nothing matched"] : output.map((item) => item.path)
+  return lines.join("\n")
+}
+// want-end: tool-result-glob

@@ -1,0 +1,13 @@
+import { Effect, Layer } from "effect"
+
+const layer = Layer.effectDiscard(
+  Effect.gen(function* () {
+    yield* tools.register({
+      webfetch: Tool.make({
+// want-start: tool-result-webfetch
+        toModelOutput: ({ output }) => [asText({ type: "text", text: output.body })],
+// want-end: tool-result-webfetch
+      }),
+    })
+  }),
+)
