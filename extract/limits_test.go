@@ -45,9 +45,9 @@ func TestHostileSources(t *testing.T) {
 		long.WriteString(" = 1\n")
 	}
 	tests := []struct {
-		name   string
-		src    string
-		line   int // expected first line of the located span; 0: not located
+		name string
+		src  string
+		line int // expected first line of the located span; 0: not located
 	}{
 		{"100000 nested brackets before", "const deep = " + nested + provider, 2},
 		{"100000 nested brackets unclosed", "const deep = " + strings.Repeat("(", 100_000) + "\n" + provider, 0},

@@ -29,13 +29,6 @@ type Flag struct {
 	Changes []FactChange
 }
 
-// FactChange is one fact whose value differs from the reviewed one. A nil
-// Old means the fact is new; a nil New means it is gone.
-type FactChange struct {
-	Name     string
-	Old, New any
-}
-
 // Reviews compares the records of doc with the facts each definition in
 // cat was reviewed against, and returns the records that need review, in
 // record order (ids that are gone follow their definition's records).
@@ -65,39 +58,18 @@ func Reviews(cat *Catalog, doc *Document) []Flag {
 			reviewed, ok := d.Reviewed[r.ID]
 			switch {
 			case !ok:
-				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewMissing, Changes: diffFacts(nil, r.Facts)})
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewMissing, Changes: factChanges(nil, r.Facts)})
 			case !EqualFacts(reviewed, r.Facts):
-				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewNeeded, Changes: diffFacts(reviewed, r.Facts)})
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewNeeded, Changes: factChanges(reviewed, r.Facts)})
 			}
 		}
 		for _, id := range sortedIDs(d.Reviewed) {
 			if !seen[id] {
-				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: diffFacts(d.Reviewed[id], nil)})
+				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: factChanges(d.Reviewed[id], nil)})
 			}
 		}
 	}
 	return flags
-}
-
-func diffFacts(old, new Facts) []FactChange {
-	a, b := Normalize(old), Normalize(new)
-	var out []FactChange
-	for _, name := range FactNames(a, b) {
-		va, okA := a[name]
-		vb, okB := b[name]
-		if okA && okB && EqualFacts(Facts{name: va}, Facts{name: vb}) {
-			continue
-		}
-		c := FactChange{Name: name}
-		if okA {
-			c.Old = va
-		}
-		if okB {
-			c.New = vb
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 func sortedIDs(m map[string]Facts) []string {

@@ -98,7 +98,7 @@ func reviewCatalog(t *testing.T, dir string, files map[string]string) *Catalog {
 	return cat
 }
 
-func located(def, id string, facts Facts) *Record {
+func reviewRecord(def, id string, facts Facts) *Record {
 	return &Record{ID: id, Definition: def, Status: StatusLocated, Facts: Normalize(facts)}
 }
 
@@ -113,10 +113,10 @@ func TestReviewsAndAccept(t *testing.T) {
 	}
 	cat := reviewCatalog(t, dir, files)
 	doc := &Document{Findings: []*Record{
-		located("limits", "limits", Facts{"max": 51200, "added": "y"}),
-		located("files", "files-a", Facts{"n": 1}),
-		located("files", "files-b", Facts{"n": 2}),
-		located("same", "same", Facts{"n": 1}),
+		reviewRecord("limits", "limits", Facts{"max": 51200, "added": "y"}),
+		reviewRecord("files", "files-a", Facts{"n": 1}),
+		reviewRecord("files", "files-b", Facts{"n": 2}),
+		reviewRecord("same", "same", Facts{"n": 1}),
 		{ID: "missing", Definition: "missing", Status: StatusMissing, Facts: Facts{}},
 	}}
 	flags := Reviews(cat, doc)
