@@ -50,9 +50,30 @@ type query struct {
 	anchors []string
 }
 
-// compileQuery compiles text for TypeScript (and lazily TSX), and checks
-// its predicates.
+// compiledQueries holds every query this process compiled, by its text.
+// tree-sitter spends milliseconds analysing the grammar for each query it
+// compiles, and a compiled query is never changed after compileQueryText
+// (its TSX form is added under q.mu), so definitions, facts and Compile
+// calls that share a text share one compilation.
+var compiledQueries sync.Map // string → *queryOnce
+
+type queryOnce struct {
+	once sync.Once
+	q    *query
+	err  error
+}
+
+// compileQuery returns text compiled for TypeScript (and lazily TSX), with
+// its predicates checked, compiling it on first use.
 func compileQuery(text string) (*query, error) {
+	v, _ := compiledQueries.LoadOrStore(text, &queryOnce{})
+	e := v.(*queryOnce)
+	e.once.Do(func() { e.q, e.err = compileQueryText(text) })
+	return e.q, e.err
+}
+
+// compileQueryText compiles text for TypeScript and checks its predicates.
+func compileQueryText(text string) (*query, error) {
 	q, err := sitter.NewQuery([]byte(text), langTS)
 	if err != nil {
 		return nil, fmt.Errorf("query does not compile: %s", oneLine(err.Error()))
