@@ -10,9 +10,11 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -22,26 +24,58 @@ type compiledDef struct {
 	def   *findings.Definition
 	query *query
 	facts []*compiledFact
+	// hash identifies the definition's content, for cached results.
+	hash string
+	// anchorIDs number the query's anchors in the Extractor's anchorCache.
+	anchorIDs []int
 }
 
-// Extractor runs a catalog against snapshots. It keeps parsed files by blob
-// id, so a blob shared by many commits is parsed once.
+// paths lists the files the definition names: its path, then candidates.
+func (cd *compiledDef) paths() []string {
+	return append([]string{cd.def.Path}, cd.def.Candidates...)
+}
+
+// Extractor runs a catalog against snapshots. It is safe for concurrent
+// use. Parse trees are shared by blob id among the Extract calls in
+// flight, and each definition's records are kept by the blob ids they
+// were computed from, so a blob that many commits share is parsed once
+// and its matches computed once per definition.
 type Extractor struct {
-	defs  []*compiledDef
-	cache *parseCache
+	defs    []*compiledDef
+	parses  *parseCache
+	results *resultCache
+	anchors *anchorCache
+	// src serialises every call into a snapshot (see run).
+	src sync.Mutex
+	// cpu bounds the definitions being located at once, over all calls.
+	cpu     chan struct{}
+	workers int
 }
 
 // Compile checks every definition's queries against the grammar. Errors
-// name the definition file; nothing is read from any source.
+// name the definition file; nothing is read from any source. Queries
+// compile in parallel (tree-sitter needs milliseconds for each).
 func Compile(cat *findings.Catalog) (*Extractor, error) {
-	x := &Extractor{cache: newParseCache()}
-	for _, d := range cat.Definitions {
-		cd, err := compileDef(d)
+	n := workers()
+	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), cpu: make(chan struct{}, n), workers: n}
+	defs := make([]*compiledDef, len(cat.Definitions))
+	errs := make([]error, len(cat.Definitions))
+	forEach(len(defs), n, func(i int) {
+		defs[i], errs[i] = compileDef(cat.Definitions[i])
+	})
+	for i, d := range cat.Definitions {
+		if errs[i] != nil {
+			return nil, &findings.DefinitionError{File: d.Source, Err: errs[i]}
+		}
+		data, err := yaml.Marshal(d)
 		if err != nil {
 			return nil, &findings.DefinitionError{File: d.Source, Err: err}
 		}
-		x.defs = append(x.defs, cd)
+		sum := sha256.Sum256(data)
+		defs[i].hash = hex.EncodeToString(sum[:])
+		defs[i].anchorIDs = x.anchors.add(defs[i].query.anchors)
 	}
+	x.defs = defs
 	return x, nil
 }
 
@@ -169,15 +203,19 @@ type Result struct {
 	License []byte
 }
 
-// Extract locates every finding in snap.
+// Extract locates every finding in snap. Definitions are located in
+// parallel; the document lists them in catalog order whatever the
+// scheduling.
 func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
+	r := x.newRun(snap, meta)
+	defer r.close()
 	doc := &findings.Document{Schema: findings.Schema, Source: findings.Source{Repo: meta.Repo, Ref: meta.Ref}}
 	res := &Result{Document: doc}
 	if c := snap.Commit(); c != "" {
 		doc.Source.Commit = strp(c)
 		doc.Source.CommittedAt = strp(snap.CommittedAt().UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	if pkg, err := snap.ReadFile("packages/opencode/package.json"); err == nil {
+	if pkg, err := r.readFile("packages/opencode/package.json"); err == nil {
 		var v struct {
 			Version string `json:"version"`
 		}
@@ -187,32 +225,95 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	} else if !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
-	if lic, err := snap.ReadFile("LICENSE"); err == nil {
+	if lic, err := r.readFile("LICENSE"); err == nil {
 		sum := sha256.Sum256(lic.Data)
 		doc.Source.License = &findings.License{Path: "LICENSE", SHA256: hex.EncodeToString(sum[:])}
 		res.License = lic.Data
 	} else if !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
-	l := &locator{x: x, snap: snap, meta: meta}
-	for _, cd := range x.defs {
-		recs, err := l.locate(cd)
+	// What a definition's paths hold keys its cached records; the
+	// definitions whose files are all absent share one tree search.
+	keys := make([]string, len(x.defs))
+	var moved []*compiledDef
+	for i, cd := range x.defs {
+		key, absent, err := resultKey(cd, r)
 		if err != nil {
 			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
-		doc.Findings = append(doc.Findings, recs...)
+		keys[i] = key
+		if absent {
+			moved = append(moved, cd)
+		}
+	}
+	if len(moved) > 0 {
+		if err := r.scan(moved); err != nil {
+			return nil, err
+		}
+	}
+	recs := make([][]*findings.Record, len(x.defs))
+	errs := make([]error, len(x.defs))
+	forEach(len(x.defs), x.workers, func(i int) {
+		recs[i], errs[i] = r.records(x.defs[i], keys[i])
+	})
+	for i, cd := range x.defs {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, errs[i])
+		}
+		doc.Findings = append(doc.Findings, recs[i]...)
 	}
 	return res, nil
 }
 
-// locator holds per-snapshot state: the files read and the tree walk for
-// moved files, each done once.
+// records returns cd's records in r: the cached ones when everything they
+// were computed from holds the same in r, else located afresh and cached.
+func (r *run) records(cd *compiledDef, key string) ([]*findings.Record, error) {
+	r.x.cpu <- struct{}{}
+	defer func() { <-r.x.cpu }()
+	c := r.x.results
+	e := c.entry(key)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, v := range e.variants {
+		ok, err := r.valid(cd, v.Deps)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			c.hits.Add(1)
+			return r.publish(v.Records), nil
+		}
+	}
+	c.misses.Add(1)
+	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}}
+	recs, err := l.locate(cd)
+	l.close()
+	if err != nil {
+		return nil, err
+	}
+	kept, ok := cachable(recs)
+	if !ok {
+		return recs, nil
+	}
+	v := &cachedResult{Deps: l.depList(), Records: kept}
+	e.variants = append([]*cachedResult{v}, e.variants...)
+	if len(e.variants) > maxVariants {
+		e.variants = e.variants[:maxVariants]
+	}
+	return r.publish(kept), nil
+}
+
+// locator locates one definition in a run, on one goroutine: it holds its
+// own copies of the syntax trees it queries, and notes every input it
+// reads (deps) for the cache.
 type locator struct {
-	x       *Extractor
-	snap    Snapshot
-	meta    Meta
-	entries []Entry
-	walked  bool
+	x    *Extractor
+	run  *run
+	snap Snapshot
+	meta Meta
+	// views are the parsed files queried, by path; closed by close.
+	views map[string]*parsedFile
+	deps  []dep
 }
 
 // span is one located range, with the matches that produced it.
@@ -225,12 +326,74 @@ type span struct {
 	origin *parsedFile
 }
 
+// read returns the parsed file at p.
 func (l *locator) read(p string) (*parsedFile, error) {
-	f, err := l.snap.ReadFile(p)
+	f, err := l.readFile(p)
 	if err != nil {
 		return nil, err
 	}
-	return l.x.cache.get(f)
+	return l.view(f)
+}
+
+// readText returns the file at p with its line index, unparsed.
+func (l *locator) readText(p string) (*parsedFile, error) {
+	f, err := l.readFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return textFile(f), nil
+}
+
+func (l *locator) readFile(p string) (*File, error) {
+	id, err := l.run.lookup(p)
+	if err != nil {
+		return nil, err
+	}
+	l.deps = append(l.deps, dep{Path: p, ID: id})
+	return l.run.readFile(p)
+}
+
+// view returns f parsed, for this locator's goroutine.
+func (l *locator) view(f *File) (*parsedFile, error) {
+	if pf, ok := l.views[f.Path]; ok && pf.Blob == f.Blob {
+		return pf, nil
+	}
+	pf, err := l.run.parsed(f)
+	if err != nil {
+		return nil, err
+	}
+	if old, ok := l.views[f.Path]; ok {
+		old.close()
+	}
+	l.views[f.Path] = pf
+	return pf, nil
+}
+
+// close frees the locator's trees.
+func (l *locator) close() {
+	for _, pf := range l.views {
+		pf.close()
+	}
+	l.views = nil
+}
+
+// depList returns the inputs read, each once, in a stable order.
+func (l *locator) depList() []dep {
+	seen := map[dep]bool{}
+	out := []dep{}
+	for _, d := range l.deps {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
 }
 
 func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
@@ -344,7 +507,7 @@ func (l *locator) match(cd *compiledDef, f *parsedFile) ([]*span, error) {
 			if strings.HasPrefix(target, "./") || strings.HasPrefix(target, "../") {
 				target = path.Join(path.Dir(f.Path), target)
 			}
-			tf, err := l.read(target)
+			tf, err := l.readText(target)
 			if err != nil {
 				if errors.Is(err, ErrNotFound) {
 					continue
@@ -402,40 +565,28 @@ func (l *locator) keyOf(cd *compiledDef, m match, f *parsedFile) string {
 
 // searchTree looks for the finding in every .ts/.tsx file whose bytes hold
 // the query's anchors, and keeps the best-placed files.
+// The walk and the filtering by bytes are done once per snapshot for all
+// definitions (run.scan); here only the files that passed are parsed.
 func (l *locator) searchTree(cd *compiledDef) ([]*span, error) {
-	if !l.walked {
-		l.walked = true
-		err := l.snap.Walk(func(e Entry) error {
-			if strings.HasSuffix(e.Path, ".ts") || strings.HasSuffix(e.Path, ".tsx") {
-				l.entries = append(l.entries, e)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
+	found, err := l.run.searchFor(cd)
+	if err != nil {
+		return nil, err
 	}
+	l.deps = append(l.deps, dep{ID: found.id})
 	type hit struct {
 		score int
 		spans []*span
 	}
 	var hits []hit
 	best := -1
-	for _, e := range l.entries {
-		f, err := ReadEntry(l.snap, e)
+	for _, e := range found.entries {
+		f, err := l.run.readEntry(e)
 		if err != nil {
-			var tl *TooLargeError
-			if errors.As(err, &tl) {
-				continue
-			}
-			// A blob missing from a partial copy cannot hold the finding
-			// we can cite; skip it.
+			// Too large, or a blob missing from a partial copy: it
+			// cannot hold a finding we can cite; skip it.
 			continue
 		}
-		if !containsAll(f.Data, cd.query.anchors) {
-			continue
-		}
-		pf, err := l.x.cache.get(f)
+		pf, err := l.view(f)
 		if err != nil {
 			return nil, err
 		}

@@ -1,18 +1,20 @@
 package extract
 
 import (
-	"bytes"
+	"container/list"
 	"context"
 	"fmt"
 	"path"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// parsedFile is a file's bytes with its syntax tree and line index.
+// parsedFile is a file's bytes with its line index and, unless it is a
+// text file (textFile), its syntax tree.
 type parsedFile struct {
 	*File
 	lang *sitter.Language
@@ -197,7 +199,7 @@ func collectBindings(n *sitter.Node, src []byte, fn func(string)) {
 
 // syntaxErrors lists the lines of ERROR or MISSING nodes inside r.
 func (f *parsedFile) syntaxErrors(r byteRange) []int {
-	if !f.root.HasError() {
+	if f.root == nil || !f.root.HasError() {
 		return nil
 	}
 	var lines []int
@@ -218,48 +220,123 @@ func (f *parsedFile) syntaxErrors(r byteRange) []int {
 	return lines
 }
 
-// parseCache parses each blob at most once per run.
+// parseCache shares syntax trees by blob among the Extract calls that use
+// them, so a blob is parsed once however many definitions and snapshots
+// read it. A tree lives while some call holds it; when the last one ends
+// it is kept among the idle trees, up to idleSource bytes of source (the
+// least recently used go first). Most blobs need no tree in the next
+// release anyway, since the records computed from them are kept by blob id
+// (see results.go), so memory stays bounded by the calls in flight plus
+// the idle budget, not by the number of releases read.
 type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*cachedParse
+	// idle lists the entries no call holds, most recently released first.
+	idle      list.List
+	idleBytes int
+	// parses counts the trees built, for tests and benchmarks.
+	parses atomic.Int64
 }
 
+// idleSource bounds the source bytes of idle trees kept; a tree takes
+// about 30 bytes of memory per byte of TypeScript, so this is some 30 MiB,
+// the trees of a few releases' worth of cited files.
+const idleSource = 1 << 20
+
+// cachedParse is one blob's parse. Its tree is never queried itself:
+// go-tree-sitter's Tree caches Go node values in a map without a lock, so
+// each goroutine queries its own copy (see view), which shares the
+// immutable C tree.
 type cachedParse struct {
-	once sync.Once
-	pf   *parsedFile
-	err  error
+	key   string
+	once  sync.Once
+	base  *parsedFile
+	err   error
+	users int           // calls holding the entry, under parseCache.mu
+	idle  *list.Element // its place in parseCache.idle while no call holds it
 }
 
 func newParseCache() *parseCache { return &parseCache{files: map[string]*cachedParse{}} }
 
-// get returns the parse of f, reusing an earlier parse of the same blob at
-// the same path extension.
-func (c *parseCache) get(f *File) (*parsedFile, error) {
-	key := f.Blob + "\x00" + path.Ext(f.Path)
+func parseKey(f *File) string { return f.Blob + "\x00" + path.Ext(f.Path) }
+
+// acquire returns the entry for f's bytes (the same blob at the same path
+// extension) and counts one more user; each acquire is paired with a
+// release of the entry.
+func (c *parseCache) acquire(f *File) *cachedParse {
+	key := parseKey(f)
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	e, ok := c.files[key]
 	if !ok {
-		e = &cachedParse{}
+		e = &cachedParse{key: key}
 		c.files[key] = e
 	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.pf, e.err = parseFile(f) })
-	if e.err != nil {
-		return nil, e.err
+	if e.idle != nil {
+		c.idle.Remove(e.idle)
+		c.idleBytes -= len(e.base.Data)
+		e.idle = nil
 	}
-	if e.pf.Path != f.Path {
-		// Same bytes at another path: share the tree, not the path.
-		return &parsedFile{File: f, lang: e.pf.lang, tree: e.pf.tree, root: e.pf.root, lineStarts: e.pf.lineStarts, unsearchable: e.pf.unsearchable}, nil
-	}
-	return e.pf, nil
+	e.users++
+	return e
 }
 
-// containsAll reports whether data holds every anchor.
-func containsAll(data []byte, anchors []string) bool {
-	for _, a := range anchors {
-		if !bytes.Contains(data, []byte(a)) {
-			return false
-		}
+// release drops one user of e. A parsed tree no call holds joins the idle
+// ones; the oldest idle trees beyond the budget are freed.
+func (c *parseCache) release(e *cachedParse) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.users--; e.users > 0 {
+		return
 	}
-	return true
+	if e.base == nil {
+		// Never parsed, or the parse failed: nothing to keep.
+		delete(c.files, e.key)
+		return
+	}
+	e.idle = c.idle.PushFront(e)
+	c.idleBytes += len(e.base.Data)
+	for c.idleBytes > idleSource {
+		old := c.idle.Remove(c.idle.Back()).(*cachedParse)
+		c.idleBytes -= len(old.base.Data)
+		old.idle = nil
+		delete(c.files, old.key)
+		old.base.close()
+	}
+}
+
+// parse parses f on the entry's first call.
+func (c *parseCache) parse(e *cachedParse, f *File) error {
+	e.once.Do(func() {
+		e.base, e.err = parseFile(f)
+		c.parses.Add(1)
+	})
+	return e.err
+}
+
+// view returns f with the entry's tree, for use by one goroutine: a copy
+// of the tree (cheap: tree-sitter shares the nodes and counts references)
+// with its own node cache. The caller closes it.
+func (e *cachedParse) view(f *File) *parsedFile {
+	t := e.base.tree.Copy()
+	pf := &parsedFile{File: f, lang: e.base.lang, tree: t, root: t.RootNode(), lineStarts: e.base.lineStarts}
+	if u := e.base.unsearchable; u != "" {
+		// The reason names the file: this one, whichever path was
+		// parsed first.
+		pf.unsearchable = f.Path + strings.TrimPrefix(u, e.base.Path)
+	}
+	return pf
+}
+
+// close frees the file's tree; the file is not used after.
+func (f *parsedFile) close() {
+	if f.tree != nil {
+		f.tree.Close()
+	}
+}
+
+// textFile is f with its line index and no syntax tree: a file cited whole
+// (a definition's file:), which is not TypeScript and is not queried.
+func textFile(f *File) *parsedFile {
+	return &parsedFile{File: f, lineStarts: lineStarts(f.Data)}
 }
