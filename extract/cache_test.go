@@ -16,7 +16,7 @@ import (
 // The tests in this file check that reusing work never changes a result:
 // the same documents come out of a fresh Extractor per snapshot, of one
 // Extractor shared by all snapshots (in order, concurrently, through
-// ExtractMany).
+// ExtractMany) and of a later Extractor reading the disk cache.
 
 const catalogTree = "../testdata/catalog"
 
@@ -84,13 +84,13 @@ func (h *history) meta(i int) Meta {
 	return Meta{Repo: "https://github.com/example/opencode", Ref: h.names[i], WebURL: "https://github.com/example/opencode"}
 }
 
-func compileCatalog(t testing.TB) *Extractor {
+func compileCatalog(t testing.TB, opts CompileOptions) *Extractor {
 	t.Helper()
 	cat, err := findings.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := Compile(cat)
+	x, err := CompileWith(cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func (h *history) reference(t *testing.T) [][]byte {
 	t.Helper()
 	var out [][]byte
 	for i, s := range h.snaps {
-		res, err := compileCatalog(t).Extract(s, h.meta(i))
+		res, err := compileCatalog(t, CompileOptions{}).Extract(s, h.meta(i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func stripCommits(doc []byte, h *history, i int) string {
 func TestSharedExtractorSameOutput(t *testing.T) {
 	h := newHistory(t)
 	want := h.reference(t)
-	x := compileCatalog(t)
+	x := compileCatalog(t, CompileOptions{})
 	var got [][]byte
 	var located []int64
 	for i, s := range h.snaps {
@@ -213,7 +213,7 @@ func TestSharedExtractorSameOutput(t *testing.T) {
 func TestExtractManySameOutput(t *testing.T) {
 	h := newHistory(t)
 	want := h.reference(t)
-	x := compileCatalog(t)
+	x := compileCatalog(t, CompileOptions{})
 	var jobs []Job
 	for i, s := range h.snaps {
 		jobs = append(jobs, Job{Snapshot: s, Meta: h.meta(i)})
@@ -236,7 +236,7 @@ func TestExtractManySameOutput(t *testing.T) {
 func TestConcurrentExtractDeterministic(t *testing.T) {
 	h := newHistory(t)
 	want := h.reference(t)
-	x := compileCatalog(t)
+	x := compileCatalog(t, CompileOptions{})
 	const rounds = 3
 	got := make([][]byte, rounds*len(h.snaps))
 	errs := make([]error, len(got))
@@ -279,7 +279,7 @@ func TestConcurrentExtractDeterministic(t *testing.T) {
 
 func TestParsedOncePerBlob(t *testing.T) {
 	h := newHistory(t)
-	x := compileCatalog(t)
+	x := compileCatalog(t, CompileOptions{})
 	blobs := map[string]bool{}
 	for i, s := range h.snaps {
 		res, err := x.Extract(s, h.meta(i))
@@ -314,11 +314,119 @@ func queriedPaths(x *Extractor, res *Result) []string {
 	return out
 }
 
+func TestDiskCache(t *testing.T) {
+	h := newHistory(t)
+	want := h.reference(t)
+	dir := t.TempDir()
+	extractAll := func(what string) (*Extractor, [][]byte) {
+		t.Helper()
+		x := compileCatalog(t, CompileOptions{CacheDir: dir})
+		var got [][]byte
+		for i, s := range h.snaps {
+			res, err := x.Extract(s, h.meta(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, marshal(t, res))
+		}
+		sameDocs(t, what, h, want, got)
+		return x, got
+	}
+	x, _ := extractAll("first run, empty cache")
+	if st := x.Stats(); st.Located == 0 {
+		t.Fatalf("first run: nothing located afresh (%+v)", st)
+	}
+	entries := cacheEntries(t, dir)
+	if len(entries) == 0 {
+		t.Fatal("first run wrote no cache entries")
+	}
+
+	// A second process (a new Extractor) finds every result on disk and
+	// parses nothing.
+	x, _ = extractAll("second run, warm cache")
+	if st := x.Stats(); st.Located != 0 || st.Parses != 0 {
+		t.Errorf("second run: %+v, want everything reused and nothing parsed", st)
+	}
+
+	// Damaged entries are ignored and rewritten.
+	for i, e := range entries {
+		var data []byte
+		switch i % 4 {
+		case 0:
+			data = []byte("{not json")
+		case 1:
+			data = nil
+		case 2:
+			data = []byte(`{"format":"keyfindings/locate-cache/1","key":"another","deps":[],"records":[]}`)
+		case 3:
+			old, err := os.ReadFile(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = old[:len(old)/2]
+		}
+		if err := os.WriteFile(e, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, _ = extractAll("third run, damaged cache")
+	if st := x.Stats(); st.Located == 0 {
+		t.Errorf("third run: %+v, want damaged entries located afresh", st)
+	}
+	x, _ = extractAll("fourth run, repaired cache")
+	if st := x.Stats(); st.Located != 0 {
+		t.Errorf("fourth run: %+v, want the rewritten entries reused", st)
+	}
+
+	// The cache may be deleted at any time.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	extractAll("after deleting the cache")
+}
+
+func TestDiskCacheQueries(t *testing.T) {
+	dir := t.TempDir()
+	x := compileCatalog(t, CompileOptions{CacheDir: dir})
+	qs := 0
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && filepath.Base(filepath.Dir(p)) == "queries" {
+			qs++
+		}
+		return err
+	})
+	if qs == 0 {
+		t.Fatal("no query entries written")
+	}
+	// A definition whose query never compiled is still rejected, with a
+	// warm cache.
+	bad := &findings.Catalog{Definitions: []*findings.Definition{{ID: "bad", Source: "bad.yaml", Path: "a.ts", Query: "(no_such_node) @finding"}}}
+	if _, err := CompileWith(bad, CompileOptions{CacheDir: dir}); err == nil || !strings.Contains(err.Error(), "bad.yaml") {
+		t.Errorf("CompileWith(bad) = %v, want an error naming bad.yaml", err)
+	}
+	_ = x
+}
+
+func cacheEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") && filepath.Base(filepath.Dir(p)) != "queries" {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // TestPublishedRecordsIndependent checks that a caller changing a record it
 // got cannot change what the next snapshot gets from the cache.
 func TestPublishedRecordsIndependent(t *testing.T) {
 	h := newHistory(t)
-	x := compileCatalog(t)
+	x := compileCatalog(t, CompileOptions{})
 	first, err := x.Extract(h.snaps[0], h.meta(0))
 	if err != nil {
 		t.Fatal(err)

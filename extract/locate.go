@@ -56,8 +56,31 @@ type Extractor struct {
 // name the definition file; nothing is read from any source. Queries
 // compile in parallel (tree-sitter needs milliseconds for each).
 func Compile(cat *findings.Catalog) (*Extractor, error) {
+	return CompileWith(cat, CompileOptions{})
+}
+
+// CompileOptions configure an Extractor.
+type CompileOptions struct {
+	// CacheDir, when set, keeps on disk what the Extractor otherwise keeps
+	// in memory for one process: located records by the blob ids they
+	// came from, and what compiling each query told (see querycache.go).
+	// Later runs of the same keyfindings build reuse them. Entries are
+	// small files written atomically under a directory per build; any may
+	// be deleted at any time, and one that does not read back is ignored.
+	CacheDir string
+}
+
+// CompileWith is Compile with options.
+func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error) {
 	n := workers()
 	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), cpu: make(chan struct{}, n), workers: n}
+	var uncached []string
+	if opts.CacheDir != "" {
+		x.results.disk = newDiskCache(opts.CacheDir)
+	}
+	if d := x.results.disk; d != nil {
+		uncached = d.preloadQueries(catalogQueries(cat))
+	}
 	defs := make([]*compiledDef, len(cat.Definitions))
 	errs := make([]error, len(cat.Definitions))
 	forEach(len(defs), n, func(i int) {
@@ -76,6 +99,9 @@ func Compile(cat *findings.Catalog) (*Extractor, error) {
 		defs[i].anchorIDs = x.anchors.add(defs[i].query.anchors)
 	}
 	x.defs = defs
+	if d := x.results.disk; d != nil {
+		d.storeQueries(uncached)
+	}
 	return x, nil
 }
 
@@ -274,6 +300,12 @@ func (r *run) records(cd *compiledDef, key string) ([]*findings.Record, error) {
 	e := c.entry(key)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if !e.loaded {
+		e.loaded = true
+		if c.disk != nil {
+			e.variants = append(e.variants, c.disk.load(key)...)
+		}
+	}
 	for _, v := range e.variants {
 		ok, err := r.valid(cd, v.Deps)
 		if err != nil {
@@ -299,6 +331,9 @@ func (r *run) records(cd *compiledDef, key string) ([]*findings.Record, error) {
 	e.variants = append([]*cachedResult{v}, e.variants...)
 	if len(e.variants) > maxVariants {
 		e.variants = e.variants[:maxVariants]
+	}
+	if c.disk != nil {
+		c.disk.store(key, e.variants)
 	}
 	return r.publish(kept), nil
 }

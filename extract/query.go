@@ -157,6 +157,9 @@ func (q *query) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query does not compile for this grammar: %s", oneLine(err.Error()))
 	}
+	if err := q.sameShape(c); err != nil {
+		return nil, err
+	}
 	q.compiled[lang] = c
 	return c, nil
 }

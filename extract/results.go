@@ -2,12 +2,19 @@ package extract
 
 import (
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -36,10 +43,12 @@ type cachedResult struct {
 	Records []*findings.Record `json:"records"`
 }
 
-// resultCache holds cached results in memory.
+// resultCache holds cached results in memory and, when dir is set, on
+// disk.
 type resultCache struct {
 	mu      sync.Mutex
 	entries map[string]*resultEntry
+	disk    *diskCache
 
 	// hits and misses count lookups, for tests and benchmarks.
 	hits, misses atomic.Int64
@@ -50,6 +59,7 @@ type resultCache struct {
 // one compute it once.
 type resultEntry struct {
 	mu       sync.Mutex
+	loaded   bool // the disk was consulted
 	variants []*cachedResult
 }
 
@@ -194,4 +204,172 @@ func cloneValue(v any) any {
 		return l
 	}
 	return v
+}
+
+// diskCache keeps cached results as one small JSON file per key under
+// <dir>/<build>/, where build names the keyfindings executable that wrote
+// them: a rebuilt keyfindings never reads another build's results.
+type diskCache struct {
+	root, dir string
+	pruneOnce sync.Once
+}
+
+// diskFormat names the layout of an entry file.
+const diskFormat = "keyfindings/locate-cache/1"
+
+// diskEntry is the content of an entry file: the results kept under one
+// key, most recent first.
+type diskEntry struct {
+	Format   string          `json:"format"`
+	Key      string          `json:"key"`
+	Variants []*cachedResult `json:"variants"`
+}
+
+func newDiskCache(root string) *diskCache {
+	id := buildID()
+	if id == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(id))
+	return &diskCache{root: root, dir: filepath.Join(root, hex.EncodeToString(sum[:8]))}
+}
+
+func (d *diskCache) file(key string) string {
+	return filepath.Join(d.dir, key[:2], key+".json")
+}
+
+// load returns the results stored under key, none when there is no entry
+// or it does not read back as one.
+func (d *diskCache) load(key string) []*cachedResult {
+	data, err := os.ReadFile(d.file(key))
+	if err != nil {
+		return nil
+	}
+	var e diskEntry
+	if json.Unmarshal(data, &e) != nil || e.Format != diskFormat || e.Key != key {
+		return nil
+	}
+	for _, v := range e.Variants {
+		if v == nil || v.Deps == nil || len(v.Records) == 0 {
+			return nil
+		}
+		for _, r := range v.Records {
+			if r == nil || r.ID == "" || r.Status == "" {
+				return nil
+			}
+		}
+	}
+	return e.Variants
+}
+
+// store writes the results kept under key. Failures are ignored: the cache
+// only saves work.
+func (d *diskCache) store(key string, vs []*cachedResult) {
+	data, err := json.Marshal(diskEntry{Format: diskFormat, Key: key, Variants: vs})
+	if err != nil {
+		return
+	}
+	d.write(d.file(key), data)
+}
+
+// write puts data at file atomically: a temporary file beside it, renamed
+// into place, so a reader (another run, at any moment) sees a whole entry
+// or none.
+func (d *diskCache) write(file string, data []byte) {
+	d.pruneOnce.Do(d.prune)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// pruneAge is how long the results of a build no run has used are kept.
+const pruneAge = 30 * 24 * time.Hour
+
+// prune marks this build's directory as used and removes the directories
+// of builds unused for pruneAge, so old builds' results do not pile up.
+func (d *diskCache) prune() {
+	now := time.Now()
+	if err := os.MkdirAll(d.dir, 0o755); err == nil {
+		os.Chtimes(d.dir, now, now)
+	}
+	entries, err := os.ReadDir(d.root)
+	if err != nil {
+		return
+	}
+	self := filepath.Base(d.dir)
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == self || len(e.Name()) != 16 || strings.Trim(e.Name(), "0123456789abcdef") != "" {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > pruneAge {
+			os.RemoveAll(filepath.Join(d.root, e.Name()))
+		}
+	}
+}
+
+var buildIDOnce = sync.OnceValue(readBuildID)
+
+func buildID() string { return buildIDOnce() }
+
+// readBuildID names the running build of keyfindings: the Go toolchain's
+// build ID of the executable, which changes with any change to its code
+// or dependencies; else (not ELF, or the ID stripped) the executable's
+// path, size and time with the module versions. "" disables the disk
+// cache.
+func readBuildID() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if f, err := elf.Open(exe); err == nil {
+		defer f.Close()
+		if id := elfGoBuildID(f); id != "" {
+			return "go-build-id " + id
+		}
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "exe %s %d %d %s", exe, info.Size(), info.ModTime().UnixNano(), runtime.Version())
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		fmt.Fprintf(&b, " %s@%s", bi.Main.Path, bi.Main.Version)
+		for _, m := range bi.Deps {
+			fmt.Fprintf(&b, " %s@%s", m.Path, m.Version)
+		}
+		for _, s := range bi.Settings {
+			fmt.Fprintf(&b, " %s=%s", s.Key, s.Value)
+		}
+	}
+	return b.String()
+}
+
+// elfGoBuildID reads the Go build ID note the linker writes into ELF
+// executables.
+func elfGoBuildID(f *elf.File) string {
+	s := f.Section(".note.go.buildid")
+	if s == nil {
+		return ""
+	}
+	data, err := s.Data()
+	if err != nil || len(data) < 16 {
+		return ""
+	}
+	namesz := f.ByteOrder.Uint32(data[0:])
+	descsz := f.ByteOrder.Uint32(data[4:])
+	off := 12 + (int(namesz)+3)&^3
+	if namesz != 4 || string(data[12:15]) != "Go\x00" || off+int(descsz) > len(data) {
+		return ""
+	}
+	return string(data[off : off+int(descsz)])
 }
