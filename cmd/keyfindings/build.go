@@ -44,11 +44,24 @@ func (s *sourceFlags) catalog() (*findings.Catalog, *extract.Extractor, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	x, err := extract.Compile(cat)
+	x, err := extract.CompileWith(cat, extract.CompileOptions{CacheDir: s.extractCache()})
 	if err != nil {
 		return nil, nil, err
 	}
 	return cat, x, nil
+}
+
+// extractCache is where located records are kept between runs: extract/
+// in the cache directory, "" (memory only) when there is none.
+func (s *sourceFlags) extractCache() string {
+	dir := s.cache
+	if dir == "" {
+		var err error
+		if dir, err = extract.DefaultCacheDir(); err != nil {
+			return ""
+		}
+	}
+	return filepath.Join(dir, "extract")
 }
 
 // open opens the source the flags name.
