@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -74,13 +75,19 @@ type CompileOptions struct {
 func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error) {
 	n := workers()
 	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), cpu: make(chan struct{}, n), workers: n}
-	var uncached []string
+	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
 	}
+	uncached := texts
 	if d := x.results.disk; d != nil {
-		uncached = d.preloadQueries(catalogQueries(cat))
+		uncached = d.preloadQueries(texts)
 	}
+	// Compile the query texts first, longest (slowest) first, so the
+	// workers stay busy to the end; compileDef then finds them compiled
+	// and reports any error in catalog order.
+	slices.SortStableFunc(uncached, func(a, b string) int { return len(b) - len(a) })
+	forEach(len(uncached), n, func(i int) { compileQuery(uncached[i]) })
 	defs := make([]*compiledDef, len(cat.Definitions))
 	errs := make([]error, len(cat.Definitions))
 	forEach(len(defs), n, func(i int) {

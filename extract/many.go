@@ -21,6 +21,10 @@ const maxRunsInFlight = 4
 // GOMAXPROCS, and at most maxRunsInFlight); blobs they share are parsed
 // once and each definition's records for them computed once. The first
 // failing job, in job order, is the error.
+//
+// The Extractor serialises its own calls into the snapshots; the caller
+// must not use their repository (go-git is not safe for concurrent use)
+// until ExtractMany returns: resolve every ref first, then call it.
 func (x *Extractor) ExtractMany(jobs []Job) ([]*Result, error) {
 	out := make([]*Result, len(jobs))
 	errs := make([]error, len(jobs))
