@@ -13,14 +13,14 @@ import (
 
 // testRepo is a git repository built by a test with go-git itself.
 type testRepo struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	repo *git.Repository
 	wt   *git.Worktree
 	when time.Time
 }
 
-func newTestRepo(t *testing.T) *testRepo {
+func newTestRepo(t testing.TB) *testRepo {
 	t.Helper()
 	dir := t.TempDir()
 	r, err := git.PlainInit(dir, false)

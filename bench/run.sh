@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# bench/run.sh — keyfindings against a peer (git export + ast-grep) and
+# against the floor, on a local copy of opencode's history.
+#
+#   bench/run.sh [REPO]        (default: $KEYFINDINGS_OPENCODE_REPO)
+#
+# Measures, side by side and interleaved (so machine noise hits all alike),
+# with warm OS caches (one untimed run of each first):
+#
+#   one release ($TAG, default v1.18.3)
+#     build-cold    keyfindings build, empty cache directory
+#     build-warm    keyfindings build, cache directory of an earlier build
+#     extract-cold  the extraction alone (bench/extractbench), no cache
+#     extract-warm  the extraction alone, cache directory of an earlier run
+#     floor         read the files the catalog needs, parse each once
+#     peer          export the tag's sources, one ast-grep scan with a
+#                   rule per finding (bench/astgrep)
+#   releases $FROM..$TO (default v1.16.0..v1.18.3, 27 tags)
+#     releases      one Extractor over every tag (as `keyfindings releases`
+#                   runs it), no cache
+#     peer          the peer once per tag
+#
+# Prints medians of $RUNS runs (default 5; $RUNS_MANY, default 3, for the
+# releases rows): wall time, CPU time (user+sys) and peak RSS, then the
+# ratios the targets are stated in. Needs go, git, node/npm (for
+# `npm install @ast-grep/cli`, unless $AST_GREP names an ast-grep binary)
+# and GNU time (/usr/bin/time). Everything it writes goes to one scratch
+# directory, removed on exit.
+set -euo pipefail
+
+repo=${1:-${KEYFINDINGS_OPENCODE_REPO:-}}
+if [[ -z $repo ]]; then
+	echo "usage: bench/run.sh REPO (or set KEYFINDINGS_OPENCODE_REPO to a local opencode repository)" >&2
+	exit 2
+fi
+repo=$(cd "$repo" && pwd)
+TAG=${TAG:-v1.18.3}
+FROM=${FROM:-v1.16.0}
+TO=${TO:-v1.18.3}
+RUNS=${RUNS:-5}
+RUNS_MANY=${RUNS_MANY:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+if [[ ! -x /usr/bin/time ]]; then
+	echo "bench/run.sh: needs GNU time at /usr/bin/time (Debian: apt-get install time)" >&2
+	exit 1
+fi
+gitdir=$(git -C "$repo" rev-parse --absolute-git-dir)
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/keyfindings-bench.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+export KEYFINDINGS_CACHE=$scratch/no-cache # never the user's cache
+
+echo "== building keyfindings and bench/extractbench"
+(cd "$root" && go build -o "$scratch/keyfindings" ./cmd/keyfindings && go build -o "$scratch/extractbench" ./bench/extractbench)
+kf=$scratch/keyfindings
+xb=$scratch/extractbench
+
+if [[ -n ${AST_GREP:-} ]]; then
+	sg=$AST_GREP
+else
+	echo "== installing @ast-grep/cli with npm into the scratch directory"
+	npm install --silent --no-audit --no-fund --prefix "$scratch/npm" @ast-grep/cli >/dev/null
+	# The CLI package's install script only copies the binary from the
+	# platform package (an optional dependency); npm may skip scripts, so
+	# take the binary from there.
+	sg=
+	for b in "$scratch"/npm/node_modules/@ast-grep/cli-*/ast-grep "$scratch/npm/node_modules/@ast-grep/cli/ast-grep"; do
+		if [[ -x $b ]] && "$b" --version >/dev/null 2>&1; then
+			sg=$b
+			break
+		fi
+	done
+	if [[ -z $sg ]]; then
+		echo "bench/run.sh: no working ast-grep binary in the npm package for this platform" >&2
+		exit 1
+	fi
+fi
+echo "   $("$sg" --version) ($sg)"
+
+tags=$(git --git-dir="$gitdir" tag -l 'v*' | grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' | sort -V |
+	awk -v f="$FROM" -v t="$TO" '$0==f{on=1} on{print} $0==t{exit}')
+ntags=$(echo "$tags" | wc -w)
+echo "   repository $repo; one release $TAG; releases $FROM..$TO ($ntags tags)"
+
+# peer_one TAG DIR: export the tag's sources into DIR and scan them. A
+# whole-tree `git archive` is what a user would run, but this copy of the
+# history lacks its largest blobs (videos, a fixture), so the export takes
+# what the scan and the findings read: the .ts, .tsx and .txt files,
+# checked out of the tag through a scratch index (the repository is not
+# touched).
+peer_one() {
+	local tag=$1 dir=$2
+	rm -rf "$dir" && mkdir -p "$dir/src"
+	GIT_INDEX_FILE=$dir/index git --git-dir="$gitdir" --work-tree="$dir/src" -c core.bare=false \
+		checkout -q "$tag" -- '*.ts' '*.tsx' '*.txt'
+	"$sg" scan -c "$here/astgrep/sgconfig.yml" --json=stream "$dir/src" >"$dir/matches.json"
+}
+export -f peer_one
+export gitdir sg here
+
+# measure NAME CMD...: one timed run, appended to NAME's results.
+measure() {
+	local name=$1
+	shift
+	if ! /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$@" >/dev/null 2>"$scratch/stderr"; then
+		echo "bench/run.sh: $name failed:" >&2
+		cat "$scratch/stderr" "$scratch/time" >&2
+		exit 1
+	fi
+	tail -n 1 "$scratch/time" >>"$scratch/$name.times"
+}
+
+one=(build-cold build-warm extract-cold extract-warm floor peer)
+run_one() {
+	local name=$1
+	case $name in
+	build-cold)
+		rm -rf "$scratch/cold"
+		KEYFINDINGS_CACHE=$scratch/cold measure "$name" "$kf" build --repo "$repo" --ref "$TAG" --out "$scratch/site" --force --quiet
+		;;
+	build-warm)
+		KEYFINDINGS_CACHE=$scratch/warm measure "$name" "$kf" build --repo "$repo" --ref "$TAG" --out "$scratch/site" --force --quiet
+		;;
+	extract-cold) measure "$name" "$xb" releases -repo "$repo" -from "$TAG" -to "$TAG" ;;
+	extract-warm) measure "$name" "$xb" releases -repo "$repo" -from "$TAG" -to "$TAG" -cache "$scratch/xwarm" ;;
+	floor) measure "$name" "$xb" floor -repo "$repo" -ref "$TAG" -findings "$scratch/site/findings.json" ;;
+	peer) measure "$name" bash -c 'peer_one "$1" "$2"' _ "$TAG" "$scratch/peer" ;;
+	esac
+}
+
+echo "== one release: $TAG, $RUNS runs each (after one untimed run)"
+for name in "${one[@]}"; do
+	run_one "$name"
+	rm -f "$scratch/$name.times"
+done
+for ((i = 1; i <= RUNS; i++)); do
+	for name in "${one[@]}"; do
+		run_one "$name"
+	done
+	echo "   round $i of $RUNS done"
+done
+
+# The peer finds the same files as keyfindings (a check of the rules, not
+# timed): for every definition whose records cite the file its query
+# matched, the rule of the same id matches in that file.
+check_peer() {
+	python3 - "$scratch/site/findings.json" "$scratch/peer/matches.json" "$scratch/peer/src/" <<'EOF' || true
+import json, sys
+doc = json.load(open(sys.argv[1]))
+found = {}
+for line in open(sys.argv[2]):
+    m = json.loads(line)
+    found.setdefault(m["ruleId"], set()).add(m["file"].replace(sys.argv[3], ""))
+ok, bad = 0, []
+for r in doc["findings"]:
+    d = r["definition"]
+    if r["status"] != "located" or r["path"].endswith(".txt"):
+        continue
+    if r["path"] in found.get(d, ()):
+        ok += 1
+    else:
+        bad.append(d)
+print(f"   peer rules match in the files keyfindings cites for {ok} of {ok + len(bad)} records" + (f"; not for {sorted(set(bad))}" if bad else ""))
+EOF
+}
+if command -v python3 >/dev/null; then check_peer; fi
+
+many=(releases peer-releases)
+run_many() {
+	case $1 in
+	releases) measure releases "$xb" releases -repo "$repo" -from "$FROM" -to "$TO" ;;
+	peer-releases) measure peer-releases bash -c 'for t in $1; do peer_one "$t" "$2"; done' _ "$tags" "$scratch/peer" ;;
+	esac
+}
+echo "== releases: $FROM..$TO ($ntags tags), $RUNS_MANY runs each (after one untimed run)"
+for name in "${many[@]}"; do
+	run_many "$name"
+	rm -f "$scratch/$name.times"
+done
+for ((i = 1; i <= RUNS_MANY; i++)); do
+	for name in "${many[@]}"; do
+		run_many "$name"
+	done
+	echo "   round $i of $RUNS_MANY done"
+done
+
+# median FILE COLUMN-EXPRESSION: the median of a value per run.
+median() {
+	awk "{print $2}" "$1" | sort -g | awk '{v[NR]=$1} END {m=int((NR+1)/2); if (NR%2) print v[m]; else printf "%.3f\n", (v[m]+v[m+1])/2}'
+}
+wall() { median "$scratch/$1.times" '$1'; }
+cpu() { median "$scratch/$1.times" '$2+$3'; }
+rss() { median "$scratch/$1.times" '$4/1024'; }
+maxrss() { awk 'BEGIN{m=0} {if ($4>m) m=$4} END{printf "%.0f\n", m/1024}' "$scratch/$1.times"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", a/b}'; }
+
+echo
+echo "== results (medians; CPU is user+sys; RSS in MiB)"
+printf '%-26s %9s %9s %9s\n' "" "wall s" "CPU s" "RSS MiB"
+for name in "${one[@]}" "${many[@]}"; do
+	label=$name
+	case $name in
+	releases) label="releases ($ntags tags)" ;;
+	peer-releases) label="peer ($ntags tags)" ;;
+	*) label="$name ($TAG)" ;;
+	esac
+	printf '%-26s %9s %9s %9.0f\n' "$label" "$(wall "$name")" "$(cpu "$name")" "$(rss "$name")"
+done
+
+peer=$(wall peer)
+floor=$(wall floor)
+echo
+echo "== ratios"
+for name in build-cold build-warm extract-cold extract-warm; do
+	echo "   $name: $(ratio "$peer" "$(wall "$name")")x faster than the peer, $(ratio "$(wall "$name")" "$floor")x the floor"
+done
+echo "   releases: $(ratio "$(wall peer-releases)" "$(wall releases)")x faster than the peer run once per tag; peak RSS $(maxrss releases) MiB (largest of the runs)"
+echo
+echo "== targets"
+check() { awk -v v="$2" -v op="$3" -v t="$4" 'BEGIN{ok = (op==">=") ? v>=t : v<=t; printf "   %-58s %s\n", ARGV[1], ok ? "met" : "NOT met"}' "$1"; }
+for name in build-cold build-warm; do
+	check "one release, $name, >= 3x faster than the peer" "$(ratio "$peer" "$(wall "$name")")" ">=" 3
+	check "one release, $name, within 2x of the floor" "$(ratio "$(wall "$name")" "$floor")" "<=" 2
+done
+for name in extract-cold extract-warm; do
+	check "one release, $name, within 2x of the floor" "$(ratio "$(wall "$name")" "$floor")" "<=" 2
+done
+check "releases >= 10x faster than the peer per tag" "$(ratio "$(wall peer-releases)" "$(wall releases)")" ">=" 10
+check "releases peak RSS <= 300 MiB" "$(maxrss releases)" "<=" 300
