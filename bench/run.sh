@@ -10,6 +10,8 @@
 #   one release ($TAG, default v1.18.3)
 #     build-cold    keyfindings build, empty cache directory
 #     build-warm    keyfindings build, cache directory of an earlier build
+#     build-next    keyfindings build, cache directory of a build of the
+#                   release before ($PREV): the next release's build
 #     extract-cold  the extraction alone (bench/extractbench), no cache
 #     extract-warm  the extraction alone, cache directory of an earlier run
 #     floor         read the files the catalog needs, parse each once
@@ -82,7 +84,8 @@ echo "   $("$sg" --version) ($sg)"
 tags=$(git --git-dir="$gitdir" tag -l 'v*' | grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' | sort -V |
 	awk -v f="$FROM" -v t="$TO" '$0==f{on=1} on{print} $0==t{exit}')
 ntags=$(echo "$tags" | wc -w)
-echo "   repository $repo; one release $TAG; releases $FROM..$TO ($ntags tags)"
+PREV=${PREV:-$(git --git-dir="$gitdir" tag -l 'v*' | grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | grep -B1 -x -F "$TAG" | head -n 1)}
+echo "   repository $repo; one release $TAG (the release before: $PREV); releases $FROM..$TO ($ntags tags)"
 
 # peer_one TAG DIR: export the tag's sources into DIR and scan them. A
 # whole-tree `git archive` is what a user would run, but this copy of the
@@ -112,7 +115,7 @@ measure() {
 	tail -n 1 "$scratch/time" >>"$scratch/$name.times"
 }
 
-one=(build-cold build-warm extract-cold extract-warm floor peer)
+one=(build-cold build-warm build-next extract-cold extract-warm floor peer)
 run_one() {
 	local name=$1
 	case $name in
@@ -122,6 +125,13 @@ run_one() {
 		;;
 	build-warm)
 		KEYFINDINGS_CACHE=$scratch/warm measure "$name" "$kf" build --repo "$repo" --ref "$TAG" --out "$scratch/site" --force --quiet
+		;;
+	build-next)
+		if [[ ! -d $scratch/prev ]]; then
+			KEYFINDINGS_CACHE=$scratch/prev "$kf" build --repo "$repo" --ref "$PREV" --out "$scratch/prev-site" --force --quiet
+		fi
+		rm -rf "$scratch/next" && cp -r "$scratch/prev" "$scratch/next"
+		KEYFINDINGS_CACHE=$scratch/next measure "$name" "$kf" build --repo "$repo" --ref "$TAG" --out "$scratch/site" --force --quiet
 		;;
 	extract-cold) measure "$name" "$xb" releases -repo "$repo" -from "$TAG" -to "$TAG" ;;
 	extract-warm) measure "$name" "$xb" releases -repo "$repo" -from "$TAG" -to "$TAG" -cache "$scratch/xwarm" ;;
@@ -198,22 +208,23 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", a/b}'; }
 
 echo
 echo "== results (medians; CPU is user+sys; RSS in MiB)"
-printf '%-26s %9s %9s %9s\n' "" "wall s" "CPU s" "RSS MiB"
+printf '%-32s %9s %9s %9s\n' "" "wall s" "CPU s" "RSS MiB"
 for name in "${one[@]}" "${many[@]}"; do
 	label=$name
 	case $name in
 	releases) label="releases ($ntags tags)" ;;
 	peer-releases) label="peer ($ntags tags)" ;;
+	build-next) label="build-next ($PREV->$TAG)" ;;
 	*) label="$name ($TAG)" ;;
 	esac
-	printf '%-26s %9s %9s %9.0f\n' "$label" "$(wall "$name")" "$(cpu "$name")" "$(rss "$name")"
+	printf '%-32s %9s %9s %9.0f\n' "$label" "$(wall "$name")" "$(cpu "$name")" "$(rss "$name")"
 done
 
 peer=$(wall peer)
 floor=$(wall floor)
 echo
 echo "== ratios"
-for name in build-cold build-warm extract-cold extract-warm; do
+for name in build-cold build-warm build-next extract-cold extract-warm; do
 	echo "   $name: $(ratio "$peer" "$(wall "$name")")x faster than the peer, $(ratio "$(wall "$name")" "$floor")x the floor"
 done
 echo "   releases: $(ratio "$(wall peer-releases)" "$(wall releases)")x faster than the peer run once per tag; peak RSS $(maxrss releases) MiB (largest of the runs)"

@@ -52,13 +52,14 @@ func main() {
 }
 
 type common struct {
-	repo, defs, cpuprofile string
+	repo, defs, cpuprofile, memprofile string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.repo, "repo", os.Getenv("KEYFINDINGS_OPENCODE_REPO"), "local opencode repository (default $KEYFINDINGS_OPENCODE_REPO)")
 	fs.StringVar(&c.defs, "defs", "", "definitions directory (default: the embedded catalog)")
 	fs.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile here")
+	fs.StringVar(&c.memprofile, "memprofile", "", "write a heap profile here at the end")
 }
 
 func (c *common) catalog() (*findings.Catalog, error) {
@@ -76,15 +77,22 @@ func (c *common) open() (*extract.Opened, error) {
 }
 
 func (c *common) profile() func() {
-	if c.cpuprofile == "" {
-		return func() {}
+	stop := func() {}
+	if c.cpuprofile != "" {
+		if f, err := os.Create(c.cpuprofile); err == nil {
+			pprof.StartCPUProfile(f)
+			stop = func() { pprof.StopCPUProfile(); f.Close() }
+		}
 	}
-	f, err := os.Create(c.cpuprofile)
-	if err != nil {
-		return func() {}
+	return func() {
+		stop()
+		if c.memprofile != "" {
+			if f, err := os.Create(c.memprofile); err == nil {
+				pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+		}
 	}
-	pprof.StartCPUProfile(f)
-	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // runReleases extracts every release tag from -from to -to with one
