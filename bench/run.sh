@@ -198,7 +198,7 @@ done
 
 # median FILE COLUMN-EXPRESSION: the median of a value per run.
 median() {
-	awk "{print $2}" "$1" | sort -g | awk '{v[NR]=$1} END {m=int((NR+1)/2); if (NR%2) print v[m]; else printf "%.3f\n", (v[m]+v[m+1])/2}'
+	awk "{print $2}" "$1" | sort -g | awk '{v[NR]=$1} END {m=int((NR+1)/2); printf "%.2f\n", (NR%2) ? v[m] : (v[m]+v[m+1])/2}'
 }
 wall() { median "$scratch/$1.times" '$1'; }
 cpu() { median "$scratch/$1.times" '$2+$3'; }
