@@ -73,10 +73,11 @@ type matrixRow struct {
 	ID, Label, Href string
 	// Y is the top of the row; TextY the label's baseline.
 	Y, TextY int
-	// Stripe shades every other row, with a band from BandY, BandH high.
-	Stripe       bool
-	BandY, BandH int
-	Cells        []matrixCell
+	// Stripe shades every other row, with a band from BandY, BandH high
+	// and BandW wide.
+	Stripe              bool
+	BandY, BandH, BandW int
+	Cells               []matrixCell
 }
 
 // matrixCell is one finding at one release; X, Y is its top-left corner.
@@ -138,7 +139,7 @@ func buildMatrix(tags []string, docs []*findings.Document, diffs []*findings.Dif
 		v.Columns = append(v.Columns, matrixColumn{Tag: t, Href: t + "/index.html", X: v.GridX + i*pitch + cellSize/2, Y: v.GridY - 4})
 	}
 	for j, id := range ids {
-		row := matrixRow{ID: id, Label: truncate(id, maxLabel), Y: v.GridY + j*pitch, Stripe: j%2 == 1, BandH: pitch}
+		row := matrixRow{ID: id, Label: truncate(id, maxLabel), Y: v.GridY + j*pitch, Stripe: j%2 == 1, BandH: pitch, BandW: v.GridX + v.GridW + pad}
 		row.BandY = row.Y - (pitch-cellSize)/2
 		row.TextY = row.Y + cellSize - 2
 		for i := n - 1; i >= 0; i-- {

@@ -335,6 +335,13 @@ type changeEntry struct {
 	FactLists []factListView
 }
 
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // factChangeView is a fact whose single value changed; a side without
 // the fact is marked absent (a nil value could also be a JSON null).
 type factChangeView struct {
@@ -368,7 +375,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 		groups[s] = &changeGroup{Status: s, Title: pageTitle(s), ID: s}
 	}
 	for _, f := range d.Findings {
-		e := changeEntry{ID: f.ID, Old: f.Old, New: f.New, Record: f.New, Note: f.Note}
+		e := changeEntry{ID: f.ID, Old: f.Old, New: f.New, Record: f.New, Note: capitalize(f.Note)}
 		if e.Record == nil {
 			e.Record = f.Old
 		}
