@@ -74,10 +74,13 @@ func (m *ReleasesManifest) Marshal() ([]byte, error) {
 }
 
 // ReadReleasesManifest reads the manifest of the releases directory dir.
-// A directory without one gives nil and no error; so does a manifest this
-// version cannot read (nothing is reused then; the reason is returned as
-// note for the user).
+// A directory without one, or not marked as written by keyfindings, gives
+// nil and no error; so does a manifest this version cannot read (nothing
+// is reused then; the reason is returned as note for the user).
 func ReadReleasesManifest(dir string) (m *ReleasesManifest, note string, err error) {
+	if _, err := os.Stat(filepath.Join(dir, Marker)); err != nil {
+		return nil, "", nil
+	}
 	data, err := os.ReadFile(filepath.Join(dir, ReleasesManifestFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil

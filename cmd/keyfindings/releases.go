@@ -26,7 +26,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			"and DIR/index.html: the releases newest first with what changed since the one before, and a picture of findings × releases. "+
 			"Releases already built in DIR from the same commit, definitions and keyfindings build are reused, not extracted again.")
 	var src sourceFlags
-	src.register(fs)
+	src.registerRepo(fs) // the releases are the refs: no --ref
 	from := fs.String("from", "", "oldest release tag to include (default: the oldest release)")
 	to := fs.String("to", "", "newest release tag to include (default: the newest release)")
 	match := fs.String("match", extract.DefaultMatch, "glob (path.Match) on tag names choosing the releases; when given, pre-releases and prefixed names that carry a version (vscode-v1.2.3) count too")
@@ -42,9 +42,6 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	}
 	if *out == "" {
 		return usagef("--out DIR is required (the directory that gets DIR/index.html and DIR/<tag>/)")
-	}
-	if src.ref != "" {
-		return usagef("releases reads every release tag; choose them with --from, --to and --match, not --ref")
 	}
 	matchGiven := false
 	fs.Visit(func(f *flag.Flag) { matchGiven = matchGiven || f.Name == "match" })
@@ -106,11 +103,13 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		commits[t.Name] = at.Commit
-		if rel, why := manifest.Reuse(*out, key, t.Name, at.Commit); rel != nil {
+		rel, why := manifest.Reuse(*out, key, t.Name, at.Commit)
+		if rel != nil {
 			rels[i] = *rel
 			reused++
 			continue
-		} else if !src.quiet {
+		}
+		if !src.quiet {
 			fmt.Fprintf(stderr, "keyfindings: extracting %s (%s)\n", t.Name, why)
 		}
 		onExtract(t.Name)

@@ -182,7 +182,7 @@ func TestReleasesSelection(t *testing.T) {
 		{"from after to", []string{"--from", "v1.0.0", "--to", "v0.9.0"}, 1, "later version than --to"},
 		{"nothing matches", []string{"--match", "release-*"}, 1, `no tags matching "release-*"`},
 		{"bad glob", []string{"--match", "v["}, 1, "not a valid glob"},
-		{"ref is not a releases flag", []string{"--ref", "v1.0.0"}, 2, "not --ref"},
+		{"ref is not a releases flag", []string{"--ref", "v1.0.0"}, 2, "-ref"},
 		{"positional argument", []string{"v1.0.0"}, 2, "unexpected argument"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
