@@ -36,6 +36,16 @@ const (
 // sit in a link as it is: semver tags (v1.2.3-rc.1+b) always do.
 var releaseDirPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
+// CheckReleaseTag reports whether tag can name a release's directory and
+// sit in links as it is: letters, digits and . _ + - (as semver tags
+// are), and not a file of the top level.
+func CheckReleaseTag(tag string) error {
+	if !releaseDirPattern.MatchString(tag) || tag == "index.html" || tag == "style.css" {
+		return fmt.Errorf("tag %q cannot name a directory of the site (want letters, digits and . _ + -); narrow --match", tag)
+	}
+	return nil
+}
+
 // RenderReleases returns the files of a releases directory. rels are the
 // releases oldest first. Each release's site is under <tag>/ exactly as
 // RenderWith writes it, plus <tag>/changes.html (what changed since the
@@ -52,8 +62,8 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 	}
 	seen := map[string]bool{}
 	for _, r := range rels {
-		if !releaseDirPattern.MatchString(r.Tag) || r.Tag == "index.html" || r.Tag == "style.css" {
-			return nil, fmt.Errorf("tag %q cannot name a directory of the site (want letters, digits and . _ + -); narrow --match", r.Tag)
+		if err := CheckReleaseTag(r.Tag); err != nil {
+			return nil, err
 		}
 		if seen[r.Tag] {
 			return nil, fmt.Errorf("release %s listed twice", r.Tag)

@@ -80,6 +80,11 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, t := range chosen {
+		if err := site.CheckReleaseTag(t.Name); err != nil {
+			return err
+		}
+	}
 
 	manifest, note, err := site.ReadReleasesManifest(*out)
 	if err != nil {

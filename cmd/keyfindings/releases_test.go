@@ -36,13 +36,14 @@ type releaseFixture struct {
 }
 
 // The fixture's tags by history tree. v0.10.0 must sort after v0.9.0;
-// v1.0.0-beta.1 is a pre-release, nightly and vscode-v0.0.1 are not
-// releases of the fixture; v1.1.0 is added by commit(5) when a test asks.
+// v1.0.0-beta.1 is a pre-release, nightly, vscode-v0.0.1 and rel/v2.0.0
+// are not releases of the fixture (the last cannot even name a
+// directory); v1.1.0 is added by commit(5) when a test asks.
 var releaseFixtureTags = map[int][]string{
 	1: {"v0.9.0"},
 	2: {"v0.10.0"},
 	3: {"v1.0.0-beta.1", "nightly"},
-	4: {"v1.0.0", "vscode-v0.0.1"},
+	4: {"v1.0.0", "vscode-v0.0.1", "rel/v2.0.0"},
 	5: {"v1.1.0"},
 }
 
@@ -182,6 +183,7 @@ func TestReleasesSelection(t *testing.T) {
 		{"from after to", []string{"--from", "v1.0.0", "--to", "v0.9.0"}, 1, "later version than --to"},
 		{"nothing matches", []string{"--match", "release-*"}, 1, `no tags matching "release-*"`},
 		{"bad glob", []string{"--match", "v["}, 1, "not a valid glob"},
+		{"a tag that cannot name a directory", []string{"--match", "rel/*"}, 1, `tag "rel/v2.0.0" cannot name a directory`},
 		{"ref is not a releases flag", []string{"--ref", "v1.0.0"}, 2, "-ref"},
 		{"positional argument", []string{"v1.0.0"}, 2, "unexpected argument"},
 	} {
