@@ -22,8 +22,14 @@ type sourceFlags struct {
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.repo, "repo", "", "repository URL, local git repository or plain directory (default: the pinned upstream)")
 	fs.StringVar(&s.ref, "ref", "", "tag, branch or commit to read (default: the pin's ref, or HEAD)")
+	s.registerRepo(fs)
+}
+
+// registerRepo registers the source flags other than --ref, for commands
+// that choose their own refs.
+func (s *sourceFlags) registerRepo(fs *flag.FlagSet) {
+	fs.StringVar(&s.repo, "repo", "", "repository URL, local git repository or plain directory (default: the pinned upstream)")
 	fs.StringVar(&s.cache, "cache", "", "cache directory for fetched repositories (default: $KEYFINDINGS_CACHE or the user cache dir)")
 	fs.StringVar(&s.webURL, "web-url", "", "web URL for permalinks (default: the GitHub URL of the source, else the pin's)")
 	fs.StringVar(&s.defs, "defs", "", "directory of finding definitions (*.yaml) to use instead of the built-in catalog")
