@@ -79,6 +79,25 @@ func extractAt(o *extract.Opened, x *extract.Extractor, ref string) (*extract.Re
 	return x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
 }
 
+// extractOne loads the catalog, opens the source and extracts the ref the
+// flags name: what build, cite and review all start with.
+func (s *sourceFlags) extractOne(stderr io.Writer) (*findings.Catalog, *extract.Result, error) {
+	cat, x, err := s.catalog()
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := s.open(context.Background(), stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer o.Close()
+	res, err := extractAt(o, x, s.ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cat, res, nil
+}
+
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", stderr)
 	var src sourceFlags
@@ -101,16 +120,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	_, x, err := src.catalog()
-	if err != nil {
-		return err
-	}
-	o, err := src.open(context.Background(), stderr)
-	if err != nil {
-		return err
-	}
-	defer o.Close()
-	res, err := extractAt(o, x, src.ref)
+	_, res, err := src.extractOne(stderr)
 	if err != nil {
 		return err
 	}
