@@ -15,7 +15,7 @@ import (
 
 const fixtureTree = "../testdata/extract/tree"
 
-func loadDefs(t *testing.T, dir string) *Extractor {
+func loadDefs(t testing.TB, dir string) *Extractor {
 	t.Helper()
 	cat, err := findings.Load(os.DirFS(dir), dir)
 	if err != nil {

@@ -714,7 +714,8 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 	}
 	r.Excerpt = &excerpt
 	if l.snap.Commit() != "" && l.meta.WebURL != "" {
-		r.Permalink = strp(fmt.Sprintf("%s/blob/%s/%s#L%d-L%d", l.meta.WebURL, l.snap.Commit(), s.file.Path, s.start, s.end))
+		c := findings.Citation{Path: s.file.Path, Start: s.start, End: s.end, Commit: l.snap.Commit(), WebURL: l.meta.WebURL}
+		r.Permalink = strp(c.Permalink())
 	}
 	rng := s.file.spanRange(s.start, s.end)
 	// A file span (file:) cites a file the query did not parse as its

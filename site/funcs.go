@@ -53,6 +53,17 @@ func (r *renderer) funcs(html bool) map[string]any {
 			}
 			return fence(info, *rec.Excerpt)
 		},
+		// figure places a figure the page was given (the releases
+		// picture) where the template calls it.
+		"figure": func(name string) (string, error) {
+			if !html {
+				return "", fmt.Errorf("figure %q: figures exist only on HTML pages", name)
+			}
+			if _, err := checkAnchor(name); err != nil {
+				return "", fmt.Errorf("figure name: %w", err)
+			}
+			return fence(figureInfo+name, ""), nil
+		},
 		// fence writes text as a fenced code block; info is the language.
 		"fence": func(info, text string) string {
 			return fence(strings.Join(strings.Fields(strings.ReplaceAll(info, "`", "")), " "), text)

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"fmt"
 	htmltemplate "html/template"
 	"regexp"
 	"strconv"
@@ -31,6 +32,11 @@ type markdown struct {
 // record whose excerpt the block shows.
 const excerptInfo = "kf-excerpt="
 
+// figureInfo is the word in a fenced block's info string that names a
+// figure (HTML rendered beforehand by an HTML template) to show instead
+// of the block.
+const figureInfo = "kf-figure="
+
 // An excerpt longer than foldLines shows its first headLines and folds the
 // rest in <details>.
 const (
@@ -38,7 +44,9 @@ const (
 	headLines = 12
 )
 
-func newMarkdown(records map[string]*findings.Record, html *htmltemplate.Template) *markdown {
+// newMarkdown returns the goldmark configuration for pages whose excerpts
+// come from records and whose figures (by name) are already HTML.
+func newMarkdown(records map[string]*findings.Record, html *htmltemplate.Template, figures map[string]htmltemplate.HTML) *markdown {
 	return &markdown{md: goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
 		goldmark.WithParserOptions(
@@ -46,7 +54,7 @@ func newMarkdown(records map[string]*findings.Record, html *htmltemplate.Templat
 			parser.WithASTTransformers(util.Prioritized(calloutTransformer{}, 500)),
 		),
 		goldmark.WithRendererOptions(
-			gmrenderer.WithNodeRenderers(util.Prioritized(&codeRenderer{records: records, html: html}, 100)),
+			gmrenderer.WithNodeRenderers(util.Prioritized(&codeRenderer{records: records, html: html, figures: figures}, 100)),
 		),
 	)}
 }
@@ -65,10 +73,14 @@ func (m *markdown) convert(src []byte) ([]byte, error) {
 // kf-excerpt=<id> shows that record's excerpt, taken from the record (not
 // from the Markdown), numbered with the real source lines, each number a
 // link to that line's permalink. Other blocks are highlighted by their
-// language, unnumbered.
+// language, unnumbered. A block whose info string is kf-figure=<name> is
+// replaced by that figure, HTML that an HTML template wrote (the picture
+// of findings × releases); the template escaped whatever data it holds, so
+// goldmark still writes no markup of the Markdown's own.
 type codeRenderer struct {
 	records map[string]*findings.Record
 	html    *htmltemplate.Template
+	figures map[string]htmltemplate.HTML
 }
 
 // RegisterFuncs implements gmrenderer.NodeRenderer.
@@ -118,6 +130,18 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	var info []string
 	if cb.Info != nil {
 		info = strings.Fields(string(cb.Info.Segment.Value(src)))
+	}
+	if len(info) == 1 {
+		if name, ok := strings.CutPrefix(info[0], figureInfo); ok {
+			fig, ok := r.figures[name]
+			if !ok {
+				return ast.WalkStop, fmt.Errorf("no figure %q on this page", name)
+			}
+			if _, err := w.WriteString(string(fig)); err != nil {
+				return ast.WalkStop, err
+			}
+			return ast.WalkSkipChildren, nil
+		}
 	}
 	var v excerptView
 	var rec *findings.Record

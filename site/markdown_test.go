@@ -33,7 +33,7 @@ func testMarkdown() *markdown {
 	if err != nil {
 		panic(err)
 	}
-	return newMarkdown(nil, set.html)
+	return newMarkdown(nil, set.html, nil)
 }
 
 func convert(t *testing.T, md string) string {

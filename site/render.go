@@ -169,7 +169,7 @@ func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*r
 		}
 		r.records[rec.ID] = rec
 	}
-	r.md = newMarkdown(r.records, set.html)
+	r.md = newMarkdown(r.records, set.html, nil)
 	v := &view{Doc: doc, Source: newSourceView(doc.Source), LicenseFile: licenseFile}
 	v.Sections = r.sections(doc.Findings)
 	r.sectionIDs = map[string]string{}

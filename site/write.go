@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Marker is the file that marks a directory as written by keyfindings, so a
@@ -85,6 +86,9 @@ func checkTarget(out string, force bool) error {
 	if !info.IsDir() {
 		return fmt.Errorf("--out %s is a file, not a directory; choose another --out", out)
 	}
+	if precious(out) {
+		return fmt.Errorf("--out %s is the root, your home or a directory that holds the current one; choose a directory of its own", out)
+	}
 	if force {
 		return nil
 	}
@@ -99,6 +103,29 @@ func checkTarget(out string, force bool) error {
 		return fmt.Errorf("--out %s is a non-empty directory that keyfindings did not write; choose an empty one or pass --force to replace it", out)
 	}
 	return nil
+}
+
+// precious reports whether out is a directory no build may replace, even
+// with --force: the file system root, the home directory, or the current
+// directory or one of its parents.
+func precious(out string) bool {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return true
+	}
+	if abs == filepath.Dir(abs) {
+		return true
+	}
+	if home, err := os.UserHomeDir(); err == nil && filepath.Clean(home) == abs {
+		return true
+	}
+	if wd, err := os.Getwd(); err == nil {
+		rel, err := filepath.Rel(abs, wd)
+		if err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+			return true
+		}
+	}
+	return false
 }
 
 // swap puts tmp in place of out: out moves aside, tmp takes its name, and

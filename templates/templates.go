@@ -10,6 +10,14 @@
 // style.css is copied into the site, followed by the highlighting rules;
 // sections.txt lists the index sections in order.
 //
+// `keyfindings releases` writes one such site per release tag and, around
+// them, pages of its own: releases.md.tmpl (the top-level index.html:
+// the releases, their change counts, the picture of findings × releases),
+// changes.md.tmpl (<tag>/changes.html: what changed since the release
+// before), both inside releases-layout.html.tmpl; releases-matrix.html.tmpl
+// draws the picture as SVG, and releases.md.tmpl places it with
+// {{figure "matrix"}}.
+//
 // `keyfindings build --templates DIR` overrides these files one by one: a
 // file in DIR with the same name replaces the embedded one, and further
 // *.md.tmpl and *.html.tmpl files in DIR are parsed too (for new partials).
@@ -37,6 +45,15 @@
 //	status STATUS     "Missing", "Ambiguous", …
 //	recordHref RECORD, indexHref RECORD, candidateURL CANDIDATE,
 //	check RECORD (the command that recomputes the hash), commit
+//	figure NAME       a figure the page was given, on HTML pages only
+//
+// releases.md.tmpl receives .Releases (newest first: .Tag, .Index,
+// .Source, .Commit, .Version, .Date, .Located, .Total, .Previous,
+// .Changes, .Counts with .Status, .N and .Href), .Oldest, .Newest, .Repo
+// and .Findings; changes.md.tmpl receives .Tag, .Previous, .Source,
+// .PreviousSource, .PreviousIndex, .Summary, .Groups (.Status, .Title,
+// .ID, .Entries) and .Unchanged, each entry with .ID, .Anchor, .Record,
+// .Old, .New, .Href, .PreviousHref, .Note, .Diff, .Facts and .FactLists.
 //
 // Prose from the definitions goes through claim (Markdown) and inline
 // (Markdown on one line), which show raw HTML as text. goldmark runs

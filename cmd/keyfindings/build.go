@@ -22,8 +22,14 @@ type sourceFlags struct {
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.repo, "repo", "", "repository URL, local git repository or plain directory (default: the pinned upstream)")
 	fs.StringVar(&s.ref, "ref", "", "tag, branch or commit to read (default: the pin's ref, or HEAD)")
+	s.registerRepo(fs)
+}
+
+// registerRepo registers the source flags other than --ref, for commands
+// that choose their own refs.
+func (s *sourceFlags) registerRepo(fs *flag.FlagSet) {
+	fs.StringVar(&s.repo, "repo", "", "repository URL, local git repository or plain directory (default: the pinned upstream)")
 	fs.StringVar(&s.cache, "cache", "", "cache directory for fetched repositories (default: $KEYFINDINGS_CACHE or the user cache dir)")
 	fs.StringVar(&s.webURL, "web-url", "", "web URL for permalinks (default: the GitHub URL of the source, else the pin's)")
 	fs.StringVar(&s.defs, "defs", "", "directory of finding definitions (*.yaml) to use instead of the built-in catalog")
@@ -86,6 +92,25 @@ func extractAt(o *extract.Opened, x *extract.Extractor, ref string) (*extract.Re
 	return x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
 }
 
+// extractOne loads the catalog, opens the source and extracts the ref the
+// flags name: what build, cite and review all start with.
+func (s *sourceFlags) extractOne(stderr io.Writer) (*findings.Catalog, *extract.Result, error) {
+	cat, x, err := s.catalog()
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := s.open(context.Background(), stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer o.Close()
+	res, err := extractAt(o, x, s.ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cat, res, nil
+}
+
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", stderr)
 	var src sourceFlags
@@ -108,16 +133,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	_, x, err := src.catalog()
-	if err != nil {
-		return err
-	}
-	o, err := src.open(context.Background(), stderr)
-	if err != nil {
-		return err
-	}
-	defer o.Close()
-	res, err := extractAt(o, x, src.ref)
+	_, res, err := src.extractOne(stderr)
 	if err != nil {
 		return err
 	}

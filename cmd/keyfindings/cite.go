@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,16 +27,7 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 		return usagef("--format %q: want md, url or json", *format)
 	}
 	id := rest[0]
-	_, x, err := src.catalog()
-	if err != nil {
-		return err
-	}
-	o, err := src.open(context.Background(), stderr)
-	if err != nil {
-		return err
-	}
-	defer o.Close()
-	res, err := extractAt(o, x, src.ref)
+	_, res, err := src.extractOne(stderr)
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"build", "extract one commit's findings and write the site", runBuild},
+		{"releases", "build every release tag's findings and an index of what changed", runReleases},
 		{"list", "list the finding definitions", runList},
 		{"diff", "compare the findings of two refs or two findings.json files", runDiff},
 		{"cite", "print one finding's citation (Markdown, permalink or record)", runCite},

@@ -80,6 +80,7 @@ func TestErrorsAreOneLine(t *testing.T) {
 		{"unknown flag", []string{"build", "--bogus"}, 2, "flag provided but not defined"},
 		{"extra argument", []string{"build", "extra"}, 2, "unexpected argument"},
 		{"broken definition", []string{"build", "--repo", extractTree, "--defs", badDefs, "--out", out}, 1, "broken.yaml"},
+		{"broken definition before any source", []string{"build", "--repo", "https://127.0.0.1:1/never-contacted.git", "--defs", badDefs, "--out", out}, 1, "broken.yaml"},
 		{"not a repository", []string{"build", "--repo", filepath.Join(extractTree, "LICENSE"), "--defs", extractDefs, "--out", out}, 1, "not a git repository"},
 		{"unreachable URL", []string{"build", "--repo", "https://127.0.0.1:1/opencode.git", "--cache", t.TempDir(), "--defs", extractDefs, "--out", out, "--quiet"}, 1, "--repo PATH"},
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,16 +38,7 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		}
 		src.defs = dir
 	}
-	cat, x, err := src.catalog()
-	if err != nil {
-		return err
-	}
-	o, err := src.open(context.Background(), stderr)
-	if err != nil {
-		return err
-	}
-	defer o.Close()
-	res, err := extractAt(o, x, src.ref)
+	cat, res, err := src.extractOne(stderr)
 	if err != nil {
 		return err
 	}

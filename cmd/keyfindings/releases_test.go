@@ -1,0 +1,548 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+const (
+	releasesDir  = "../../testdata/releases"
+	releasesDefs = releasesDir + "/defs"
+)
+
+// releaseFixture is a git repository whose commits are the trees under
+// testdata/releases/history/<n>, with fixed signatures and times so the
+// commit ids, and so the golden pages, are stable.
+type releaseFixture struct {
+	t    *testing.T
+	dir  string
+	repo *git.Repository
+	wt   *git.Worktree
+	n    int
+}
+
+// The fixture's tags by history tree. v0.10.0 must sort after v0.9.0;
+// v1.0.0-beta.1 is a pre-release, nightly, vscode-v0.0.1 and rel/v2.0.0
+// are not releases of the fixture (the last cannot even name a
+// directory); v1.1.0 is added by commit(5) when a test asks.
+var releaseFixtureTags = map[int][]string{
+	1: {"v0.9.0"},
+	2: {"v0.10.0"},
+	3: {"v1.0.0-beta.1", "nightly"},
+	4: {"v1.0.0", "vscode-v0.0.1", "rel/v2.0.0"},
+	5: {"v1.1.0"},
+}
+
+// newReleaseFixture commits history trees 1 to upto.
+func newReleaseFixture(t *testing.T, upto int) *releaseFixture {
+	t.Helper()
+	dir := t.TempDir()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &releaseFixture{t: t, dir: dir, repo: repo, wt: wt}
+	for f.n < upto {
+		f.commit()
+	}
+	return f
+}
+
+// commit commits the next history tree and tags it; the first tag of
+// each commit is annotated, the others lightweight.
+func (f *releaseFixture) commit() {
+	t := f.t
+	t.Helper()
+	f.n++
+	entries, err := os.ReadDir(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != ".git" {
+			if err := os.RemoveAll(filepath.Join(f.dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	copyTree(t, filepath.Join(releasesDir, "history", fmt.Sprint(f.n)), f.dir)
+	if err := f.wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "Fixture", Email: "fixture@example.com", When: time.Date(2026, 3, f.n, 12, 0, 0, 0, time.UTC)}
+	h, err := f.wt.Commit(fmt.Sprintf("fixture release %d", f.n), &git.CommitOptions{Author: sig, Committer: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tag := range releaseFixtureTags[f.n] {
+		var opts *git.CreateTagOptions
+		if i == 0 {
+			opts = &git.CreateTagOptions{Tagger: sig, Message: tag}
+		}
+		if _, err := f.repo.CreateTag(tag, h, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (f *releaseFixture) src() []string {
+	return []string{"--repo", f.dir, "--defs", releasesDefs, "--web-url", fixtureWeb, "--quiet"}
+}
+
+// releases runs keyfindings releases on the fixture and fails the test
+// unless it succeeds.
+func (f *releaseFixture) releases(out string, args ...string) {
+	f.t.Helper()
+	_, stderr, code := kf(append(append([]string{"releases"}, f.src()...), append(args, "--out", out)...)...)
+	if code != 0 {
+		f.t.Fatalf("releases %v: exit %d: %s", args, code, stderr)
+	}
+}
+
+// readTree returns every file under dir by slash path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func subdirs(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+func TestReleasesSelection(t *testing.T) {
+	f := newReleaseFixture(t, 5)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"every release, not the pre-release or other tags", nil, []string{"v0.10.0", "v0.9.0", "v1.0.0", "v1.1.0"}},
+		{"from and to are inclusive and semver-ordered", []string{"--from", "v0.10.0", "--to", "v1.0.0"}, []string{"v0.10.0", "v1.0.0"}},
+		{"a match admits pre-releases", []string{"--match", "v1.*"}, []string{"v1.0.0", "v1.0.0-beta.1", "v1.1.0"}},
+		{"a match admits other tag families", []string{"--match", "vscode-*"}, []string{"vscode-v0.0.1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "rel")
+			f.releases(out, tc.args...)
+			if got := subdirs(t, out); !slices.Equal(got, tc.want) {
+				t.Errorf("release directories %v, want %v", got, tc.want)
+			}
+		})
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"from is not a tag", []string{"--from", "v0.8.0"}, 1, "--from v0.8.0: no such tag"},
+		{"to has no version", []string{"--to", "nightly"}, 1, "carries no semantic version"},
+		{"from after to", []string{"--from", "v1.0.0", "--to", "v0.9.0"}, 1, "later version than --to"},
+		{"nothing matches", []string{"--match", "release-*"}, 1, `no tags matching "release-*"`},
+		{"bad glob", []string{"--match", "v["}, 1, "not a valid glob"},
+		{"a tag that cannot name a directory", []string{"--match", "rel/*"}, 1, `tag "rel/v2.0.0" cannot name a directory`},
+		{"ref is not a releases flag", []string{"--ref", "v1.0.0"}, 2, "-ref"},
+		{"positional argument", []string{"v1.0.0"}, 2, "unexpected argument"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "rel")
+			_, stderr, code := kf(append(append([]string{"releases"}, f.src()...), append(tc.args, "--out", out)...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.msg)
+			}
+			oneLineErr(t, stderr)
+			if _, err := os.Stat(out); err == nil {
+				t.Error("a failed run wrote --out")
+			}
+		})
+	}
+
+	_, stderr, code := kf(append([]string{"releases"}, f.src()...)...)
+	if code != 2 || !strings.Contains(stderr, "--out DIR is required") {
+		t.Errorf("without --out: exit %d, %q", code, stderr)
+	}
+	_, stderr, code = kf("releases", "--repo", "../../testdata/extract/tree", "--defs", releasesDefs, "--out", filepath.Join(t.TempDir(), "rel"))
+	if code != 1 || !strings.Contains(stderr, "plain directory") {
+		t.Errorf("plain directory: exit %d, %q", code, stderr)
+	}
+}
+
+// fixtureDocs reads the per-release findings.json of a releases directory.
+func fixtureDocs(t *testing.T, out string, tags []string) []*findings.Document {
+	t.Helper()
+	var docs []*findings.Document
+	for _, tag := range tags {
+		doc, err := findings.ReadDocument(filepath.Join(out, tag, "findings.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc)
+	}
+	return docs
+}
+
+var (
+	cellPattern   = regexp.MustCompile(`<a href="([^"]*)" class="cell ([a-z]+)"><title>([^<]*)</title>`)
+	absentPattern = regexp.MustCompile(`<g class="cell absent" transform="[^"]*"><title>([^<]*)</title>`)
+	legendPattern = regexp.MustCompile(`<g transform="translate\(\d+ \d+\)">(<[^>]*/>)</g><text[^>]*>([^<]*)</text>`)
+)
+
+func TestReleasesSite(t *testing.T) {
+	f := newReleaseFixture(t, 5)
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	tags := []string{"v0.9.0", "v0.10.0", "v1.0.0", "v1.1.0"}
+	files := readTree(t, out)
+
+	// Each release directory is what build writes for that tag, plus
+	// changes.html for all but the oldest.
+	for i, tag := range tags {
+		built := filepath.Join(t.TempDir(), "build")
+		if _, stderr, code := kf(append(append([]string{"build"}, f.src()...), "--ref", tag, "--out", built)...); code != 0 {
+			t.Fatalf("build %s: %s", tag, stderr)
+		}
+		want := readTree(t, built)
+		delete(want, ".keyfindings") // the marker sits at the top of a releases directory
+		if i > 0 {
+			if files[tag+"/changes.html"] == nil {
+				t.Errorf("%s has no changes.html", tag)
+			}
+			want["changes.html"] = files[tag+"/changes.html"]
+		}
+		got := map[string][]byte{}
+		for name, data := range files {
+			if rest, ok := strings.CutPrefix(name, tag+"/"); ok {
+				got[rest] = data
+			}
+		}
+		if !equalTrees(t, got, want) {
+			t.Errorf("%s/ is not what build writes for %s", tag, tag)
+		}
+	}
+	if _, ok := files["v0.9.0/changes.html"]; ok {
+		t.Error("the oldest release has a changes page")
+	}
+
+	index := string(files["index.html"])
+	// Newest first in the table.
+	table := index[strings.Index(index, `id="releases"`):]
+	last := -1
+	for i := len(tags) - 1; i >= 0; i-- {
+		at := strings.Index(table, `href="`+tags[i]+`/index.html"`)
+		if at < last {
+			t.Errorf("%s is listed out of order", tags[i])
+		}
+		last = at
+	}
+	if !strings.Contains(table, "v1.1.0</a> (package 1.1.0-dev)") {
+		t.Error("a package version that is not the tag's is not shown")
+	}
+
+	// The counts and the cells agree with the diff of consecutive releases.
+	docs := fixtureDocs(t, out, tags)
+	cells := map[string][2]string{} // "tag id" → status, href
+	for _, m := range cellPattern.FindAllStringSubmatch(index, -1) {
+		title := html.UnescapeString(m[3])
+		id, rest, _ := strings.Cut(title, " at ")
+		tag, _, _ := strings.Cut(rest, ":")
+		cells[tag+" "+id] = [2]string{m[2], html.UnescapeString(m[1])}
+	}
+	absent := map[string]bool{}
+	for _, m := range absentPattern.FindAllStringSubmatch(index, -1) {
+		id, tag, _ := strings.Cut(html.UnescapeString(m[1]), ": no record at ")
+		absent[tag+" "+id] = true
+	}
+	seen := map[string]bool{}
+	for i, tag := range tags {
+		if i == 0 {
+			for _, r := range docs[0].Findings {
+				want := "located"
+				if !r.Located() {
+					want = "missing"
+				}
+				if got := cells[tag+" "+r.ID]; got != [2]string{want, tag + "/" + r.Page + ".html#" + r.ID} {
+					t.Errorf("cell %s %s = %v, want %s", tag, r.ID, got, want)
+				}
+			}
+			continue
+		}
+		d := findings.Compare(docs[i-1], docs[i])
+		for _, fd := range d.Findings {
+			seen[fd.Status] = true
+			href := tag + "/changes.html#removed"
+			if fd.New != nil {
+				href = tag + "/" + fd.New.Page + ".html#" + fd.ID
+			}
+			if got := cells[tag+" "+fd.ID]; got != [2]string{fd.Status, href} {
+				t.Errorf("cell %s %s = %v, want %s → %s", tag, fd.ID, got, fd.Status, href)
+			}
+		}
+		for status, n := range d.Counts() {
+			if status == findings.DiffUnchanged {
+				continue
+			}
+			link := fmt.Sprintf(`<a href="%s/changes.html#%s">%d</a>`, tag, status, n)
+			if !strings.Contains(table, link) {
+				t.Errorf("index lacks %s", link)
+			}
+			if !strings.Contains(string(files[tag+"/changes.html"]), `id="`+status+`"`) {
+				t.Errorf("%s/changes.html has no #%s", tag, status)
+			}
+		}
+	}
+	for _, s := range []string{"unchanged", "moved", "changed", "added", "removed", "missing"} {
+		if !seen[s] {
+			t.Errorf("the fixture never shows %s", s)
+		}
+	}
+	// tool-ids-read is gone in v0.10.0 and v1.0.0 (removed, then absent)
+	// and back in v1.1.0.
+	if got := cells["v0.10.0 tool-ids-read"][0]; got != "removed" {
+		t.Errorf("tool-ids-read at v0.10.0 is %q, want removed", got)
+	}
+	if !absent["v1.0.0 tool-ids-read"] || !absent["v0.9.0 tool-ids-grep"] {
+		t.Errorf("absent cells: %v", absent)
+	}
+	if n := len(cells) + len(absent); n != len(tags)*7 {
+		t.Errorf("%d cells, want %d (7 findings × %d releases)", n, len(tags)*7, len(tags))
+	}
+
+	// The legend shows every status with a shape and a colour of its own.
+	shapes, colours := map[string]string{}, map[string]string{}
+	colour := regexp.MustCompile(`(?:fill|stroke)="(#[0-9a-f]{6})"`)
+	for _, m := range legendPattern.FindAllStringSubmatch(index, -1) {
+		shape := regexp.MustCompile(`(?:fill|stroke)="[^"]*"`).ReplaceAllString(m[1], "")
+		c := colour.FindStringSubmatch(m[1])
+		if c == nil {
+			t.Errorf("legend %q has no colour: %s", m[2], m[1])
+			continue
+		}
+		if other, dup := shapes[shape]; dup {
+			t.Errorf("legend %q has the shape of %q", m[2], other)
+		}
+		if other, dup := colours[c[1]]; dup {
+			t.Errorf("legend %q has the colour of %q", m[2], other)
+		}
+		shapes[shape], colours[c[1]] = m[2], m[2]
+	}
+	if len(shapes) != 7 {
+		t.Errorf("legend has %d entries, want 7", len(shapes))
+	}
+
+	// Source text never becomes markup: the fixture's </svg><script> is
+	// in an excerpt and in a diff, escaped.
+	for name, data := range files {
+		if strings.HasSuffix(name, ".html") && bytes.Contains(data, []byte("<script")) {
+			t.Errorf("%s contains <script", name)
+		}
+	}
+	if !bytes.Contains(files["v1.0.0/changes.html"], []byte("&lt;/svg&gt;&lt;script&gt;")) {
+		t.Error("v1.0.0/changes.html does not show the escaped source text")
+	}
+
+	releasesGolden(t, "index.html", files["index.html"])
+	releasesGolden(t, "v1.0.0-changes.html", files["v1.0.0/changes.html"])
+}
+
+// releasesGolden compares a page with testdata/releases/golden/<name>;
+// -update rewrites it.
+func releasesGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	file := filepath.Join(releasesDir, "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/keyfindings -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./cmd/keyfindings -update rewrites it; read the diff before committing)", name)
+	}
+}
+
+func TestReleasesIncremental(t *testing.T) {
+	f := newReleaseFixture(t, 4)
+	var extracted []string
+	onExtract = func(tag string) { extracted = append(extracted, tag) }
+	defer func() { onExtract = func(string) {} }()
+
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	if want := []string{"v0.9.0", "v0.10.0", "v1.0.0"}; !slices.Equal(extracted, want) {
+		t.Fatalf("first run extracted %v, want %v", extracted, want)
+	}
+	first := readTree(t, out)
+
+	// The same run again extracts nothing and writes the same bytes.
+	extracted = nil
+	f.releases(out)
+	if len(extracted) != 0 {
+		t.Errorf("an unchanged rerun extracted %v", extracted)
+	}
+	if again := readTree(t, out); !equalTrees(t, again, first) {
+		t.Error("an unchanged rerun wrote other bytes")
+	}
+
+	// One more release: only it is extracted, and the result is what a
+	// build from scratch gives.
+	f.commit()
+	extracted = nil
+	f.releases(out)
+	if want := []string{"v1.1.0"}; !slices.Equal(extracted, want) {
+		t.Errorf("the run after a new tag extracted %v, want %v", extracted, want)
+	}
+	scratch := filepath.Join(t.TempDir(), "scratch")
+	f.releases(scratch)
+	if !equalTrees(t, readTree(t, out), readTree(t, scratch)) {
+		t.Error("the incremental build differs from a build from scratch")
+	}
+
+	// A tampered findings.json is not trusted: that release is extracted
+	// again and the output restored.
+	tampered := filepath.Join(out, "v0.10.0", "findings.json")
+	data, _ := os.ReadFile(tampered)
+	if err := os.WriteFile(tampered, bytes.Replace(data, []byte(`"located"`), []byte(`"missing"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	extracted = nil
+	f.releases(out)
+	if want := []string{"v0.10.0"}; !slices.Equal(extracted, want) {
+		t.Errorf("after tampering, extracted %v, want %v", extracted, want)
+	}
+	if !equalTrees(t, readTree(t, out), readTree(t, scratch)) {
+		t.Error("the tampered release was not restored")
+	}
+
+	// A tag moved to another commit is extracted again.
+	head, err := f.repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.repo.DeleteTag("v0.9.0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.repo.CreateTag("v0.9.0", head.Hash(), nil); err != nil {
+		t.Fatal(err)
+	}
+	extracted = nil
+	f.releases(out)
+	if want := []string{"v0.9.0"}; !slices.Equal(extracted, want) {
+		t.Errorf("after moving v0.9.0, extracted %v, want %v", extracted, want)
+	}
+
+	// Other definitions: everything is extracted again.
+	defs := t.TempDir()
+	copyTree(t, releasesDefs, defs)
+	if err := os.Remove(filepath.Join(defs, "legacy-hook.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	extracted = nil
+	if _, stderr, code := kf("releases", "--repo", f.dir, "--defs", defs, "--web-url", fixtureWeb, "--quiet", "--out", out); code != 0 {
+		t.Fatal(stderr)
+	}
+	if len(extracted) != 4 {
+		t.Errorf("with other definitions, extracted %v, want all four", extracted)
+	}
+}
+
+// equalTrees reports whether two directory listings hold the same files
+// with the same bytes, naming the first difference.
+func equalTrees(t *testing.T, a, b map[string][]byte) bool {
+	t.Helper()
+	ok := true
+	for name, data := range a {
+		if other, found := b[name]; !found {
+			t.Logf("only in the first: %s", name)
+			ok = false
+		} else if !bytes.Equal(data, other) {
+			t.Logf("differs: %s", name)
+			ok = false
+		}
+	}
+	for name := range b {
+		if _, found := a[name]; !found {
+			t.Logf("only in the second: %s", name)
+			ok = false
+		}
+	}
+	return ok
+}
+
+func TestReleasesFailureKeepsDir(t *testing.T) {
+	f := newReleaseFixture(t, 4)
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	before := readTree(t, out)
+
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "releases.md.tmpl"), []byte("{{.NoSuchField}}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := kf(append(append([]string{"releases"}, f.src()...), "--templates", bad, "--out", out)...)
+	if code != 1 || !strings.Contains(stderr, "releases.md.tmpl") {
+		t.Errorf("broken template: exit %d, %q", code, stderr)
+	}
+	if !equalTrees(t, readTree(t, out), before) {
+		t.Error("a failed run changed --out")
+	}
+
+	// A directory keyfindings did not write is not replaced without --force.
+	foreign := t.TempDir()
+	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = kf(append(append([]string{"releases"}, f.src()...), "--out", foreign)...)
+	if code != 1 || !strings.Contains(stderr, "--force") {
+		t.Errorf("foreign --out: exit %d, %q", code, stderr)
+	}
+}

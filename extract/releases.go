@@ -1,0 +1,254 @@
+package extract
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Version is a semantic version (semver.org 2.0.0) read from a tag name.
+type Version struct {
+	Major, Minor, Patch uint64
+	// Pre holds the dot-separated pre-release identifiers ("beta", "1"
+	// for -beta.1); nil for a release.
+	Pre []string
+	// Build is the build metadata after "+", which does not order.
+	Build string
+}
+
+// ParseVersion parses "vMAJOR.MINOR.PATCH[-PRE][+BUILD]" (the "v" is
+// optional). Numbers have no leading zeros, as semver requires.
+func ParseVersion(s string) (Version, bool) {
+	var v Version
+	s = strings.TrimPrefix(s, "v")
+	s, build, hasBuild := strings.Cut(s, "+")
+	if hasBuild {
+		if !validIdents(build, false) {
+			return Version{}, false
+		}
+		v.Build = build
+	}
+	core, pre, hasPre := strings.Cut(s, "-")
+	if hasPre {
+		if !validIdents(pre, true) {
+			return Version{}, false
+		}
+		v.Pre = strings.Split(pre, ".")
+	}
+	nums := strings.Split(core, ".")
+	if len(nums) != 3 {
+		return Version{}, false
+	}
+	for i, p := range []*uint64{&v.Major, &v.Minor, &v.Patch} {
+		n, ok := parseVersionNumber(nums[i])
+		if !ok {
+			return Version{}, false
+		}
+		*p = n
+	}
+	return v, true
+}
+
+// parseVersionNumber parses a semver numeric identifier: digits, no leading zero.
+func parseVersionNumber(s string) (uint64, bool) {
+	if s == "" || len(s) > 1 && s[0] == '0' || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	return n, err == nil
+}
+
+// validIdents checks dot-separated identifiers of [0-9A-Za-z-]; numeric
+// pre-release identifiers may not have leading zeros.
+func validIdents(s string, pre bool) bool {
+	for _, id := range strings.Split(s, ".") {
+		if id == "" || strings.Trim(id, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-") != "" {
+			return false
+		}
+		if pre && isDigits(id) && len(id) > 1 && id[0] == '0' {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+
+// IsRelease reports whether v has no pre-release part.
+func (v Version) IsRelease() bool { return len(v.Pre) == 0 }
+
+// Compare orders versions by semver precedence: -1, 0 or +1. Build
+// metadata is ignored, so two versions differing only in it compare equal.
+func (v Version) Compare(w Version) int {
+	if c := cmp.Compare(v.Major, w.Major); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(v.Minor, w.Minor); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(v.Patch, w.Patch); c != 0 {
+		return c
+	}
+	// A release ranks above any of its pre-releases.
+	switch {
+	case len(v.Pre) == 0 && len(w.Pre) == 0:
+		return 0
+	case len(v.Pre) == 0:
+		return 1
+	case len(w.Pre) == 0:
+		return -1
+	}
+	for i := 0; i < len(v.Pre) && i < len(w.Pre); i++ {
+		a, b := v.Pre[i], w.Pre[i]
+		an, bn := isDigits(a), isDigits(b)
+		switch {
+		case an && bn:
+			x, _ := strconv.ParseUint(a, 10, 64)
+			y, _ := strconv.ParseUint(b, 10, 64)
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+		case an:
+			return -1 // numeric identifiers rank below alphanumeric ones
+		case bn:
+			return 1
+		default:
+			if c := strings.Compare(a, b); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmp.Compare(len(v.Pre), len(w.Pre))
+}
+
+// ReleaseTag is a tag chosen as a release, with its version.
+type ReleaseTag struct {
+	Name    string
+	Version Version
+}
+
+// Selection says which tags SelectReleases picks.
+type Selection struct {
+	// Match is a path.Match glob on the tag name; "" means DefaultMatch.
+	Match string
+	// MatchGiven is set when the user gave Match. Without it only strict
+	// vMAJOR.MINOR.PATCH tags count; with it every matching tag that
+	// carries a version does, pre-releases and prefixed names
+	// (vscode-v1.2.3) included.
+	MatchGiven bool
+	// From and To bound the versions, inclusive; each must name a tag.
+	From, To string
+}
+
+// DefaultMatch is the glob releases are chosen by when none is given.
+const DefaultMatch = "v*"
+
+// tagVersion finds the version a tag name carries: the whole name, or
+// the part after a prefix ending in '-', '_', '/' or '@' ("vscode-v1.2.3").
+func tagVersion(name string) (Version, bool) {
+	if v, ok := ParseVersion(name); ok {
+		return v, true
+	}
+	for i := 0; i < len(name); i++ {
+		if strings.IndexByte("-_/@", name[i]) < 0 {
+			continue
+		}
+		if v, ok := ParseVersion(name[i+1:]); ok && (name[i+1] == 'v' || name[i+1] >= '0' && name[i+1] <= '9') {
+			return v, true
+		}
+	}
+	return Version{}, false
+}
+
+// strictRelease reports whether name is exactly vMAJOR.MINOR.PATCH.
+func strictRelease(name string) (Version, bool) {
+	if !strings.HasPrefix(name, "v") {
+		return Version{}, false
+	}
+	v, ok := ParseVersion(name)
+	if !ok || !v.IsRelease() || v.Build != "" {
+		return Version{}, false
+	}
+	return v, true
+}
+
+// SelectReleases picks the release tags among tags and orders them oldest
+// first by version (ties, which differ only in build metadata or prefix,
+// by name). The error names what was wrong: a bad glob, a bound that is
+// not a tag or has no version, bounds in the wrong order, or an empty
+// selection.
+func SelectReleases(tags []string, sel Selection) ([]ReleaseTag, error) {
+	match := sel.Match
+	if match == "" {
+		match = DefaultMatch
+	}
+	if _, err := path.Match(match, ""); err != nil {
+		return nil, fmt.Errorf("--match %q is not a valid glob: %v", match, err)
+	}
+	known := map[string]bool{}
+	for _, t := range tags {
+		known[t] = true
+	}
+	bound := func(flag, name string) (*Version, error) {
+		if name == "" {
+			return nil, nil
+		}
+		if !known[name] {
+			return nil, fmt.Errorf("--%s %s: no such tag in the repository (list them with `git tag`)", flag, name)
+		}
+		v, ok := tagVersion(name)
+		if !ok {
+			return nil, fmt.Errorf("--%s %s: the tag carries no semantic version (want vMAJOR.MINOR.PATCH)", flag, name)
+		}
+		return &v, nil
+	}
+	from, err := bound("from", sel.From)
+	if err != nil {
+		return nil, err
+	}
+	to, err := bound("to", sel.To)
+	if err != nil {
+		return nil, err
+	}
+	if from != nil && to != nil && from.Compare(*to) > 0 {
+		return nil, fmt.Errorf("--from %s is a later version than --to %s", sel.From, sel.To)
+	}
+	var out []ReleaseTag
+	for _, t := range tags {
+		if m, _ := path.Match(match, t); !m {
+			continue
+		}
+		var v Version
+		var ok bool
+		if sel.MatchGiven {
+			v, ok = tagVersion(t)
+		} else {
+			v, ok = strictRelease(t)
+		}
+		if !ok || from != nil && v.Compare(*from) < 0 || to != nil && v.Compare(*to) > 0 {
+			continue
+		}
+		out = append(out, ReleaseTag{Name: t, Version: v})
+	}
+	slices.SortFunc(out, func(a, b ReleaseTag) int {
+		if c := a.Version.Compare(b.Version); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	out = slices.CompactFunc(out, func(a, b ReleaseTag) bool { return a.Name == b.Name })
+	if len(out) == 0 {
+		what := "release tags (vMAJOR.MINOR.PATCH)"
+		if sel.MatchGiven {
+			what = fmt.Sprintf("tags matching %q with a version", match)
+		}
+		if from != nil || to != nil {
+			what += " in the range"
+		}
+		return nil, fmt.Errorf("no %s in this repository", what)
+	}
+	return out, nil
+}

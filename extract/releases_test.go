@@ -1,0 +1,172 @@
+package extract
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+func TestParseVersion(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		ok   bool
+		want Version
+	}{
+		{"v1.2.3", true, Version{Major: 1, Minor: 2, Patch: 3}},
+		{"1.2.3", true, Version{Major: 1, Minor: 2, Patch: 3}},
+		{"v0.10.0", true, Version{Minor: 10}},
+		{"v1.2.0-beta.1", true, Version{Major: 1, Minor: 2, Pre: []string{"beta", "1"}}},
+		{"v1.2.0+build.7", true, Version{Major: 1, Minor: 2, Build: "build.7"}},
+		{"v1.2.0-rc-1+x", true, Version{Major: 1, Minor: 2, Pre: []string{"rc-1"}, Build: "x"}},
+		{"v1.2", false, Version{}},
+		{"v1.2.3.4", false, Version{}},
+		{"v01.2.3", false, Version{}},
+		{"v1.2.3-01", false, Version{}},
+		{"v1.2.3-", false, Version{}},
+		{"v1.2.3-a..b", false, Version{}},
+		{"v1.2.3+", false, Version{}},
+		{"v1.2.x", false, Version{}},
+		{"v-1.2.3", false, Version{}},
+		{"v99999999999999999999.0.0", false, Version{}},
+		{"", false, Version{}},
+	} {
+		got, ok := ParseVersion(tc.in)
+		if ok != tc.ok || ok && (got.Compare(tc.want) != 0 || got.Build != tc.want.Build || !slices.Equal(got.Pre, tc.want.Pre)) {
+			t.Errorf("ParseVersion(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestVersionOrder(t *testing.T) {
+	// The precedence example of semver.org §11, then numeric fields
+	// compared as numbers, not text.
+	ordered := []string{
+		"1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta",
+		"1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0",
+		"1.0.1", "1.9.0", "1.10.0", "1.10.2", "2.0.0", "10.0.0",
+	}
+	for i := range ordered {
+		for j := range ordered {
+			a, _ := ParseVersion(ordered[i])
+			b, _ := ParseVersion(ordered[j])
+			if got, want := a.Compare(b), cmpInt(i, j); got != want {
+				t.Errorf("%s vs %s: Compare = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+	a, _ := ParseVersion("1.0.0+a")
+	b, _ := ParseVersion("1.0.0+b")
+	if a.Compare(b) != 0 {
+		t.Error("build metadata must not order versions")
+	}
+}
+
+func cmpInt(i, j int) int {
+	switch {
+	case i < j:
+		return -1
+	case i > j:
+		return 1
+	}
+	return 0
+}
+
+func TestSelectReleases(t *testing.T) {
+	tags := []string{
+		"v0.9.0", "v0.10.0", "v1.0.0-beta.1", "v1.0.0", "v1.1.0", "v1.10.0", "v1.9.0",
+		"v1.2.3+meta", "vscode-v0.0.1", "vscode-v0.0.2", "nightly", "0.0.45", "v2", "v1.02.0",
+	}
+	names := func(rs []ReleaseTag) string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct {
+		name string
+		sel  Selection
+		want string
+		err  string
+	}{
+		{"default: strict releases in semver order", Selection{}, "v0.9.0 v0.10.0 v1.0.0 v1.1.0 v1.9.0 v1.10.0", ""},
+		{"from and to inclusive", Selection{From: "v0.10.0", To: "v1.9.0"}, "v0.10.0 v1.0.0 v1.1.0 v1.9.0", ""},
+		{"a pre-release bound still bounds", Selection{From: "v1.0.0-beta.1", To: "v1.0.0"}, "v1.0.0", ""},
+		{"given match admits pre-releases and metadata", Selection{Match: "v1.*", MatchGiven: true, To: "v1.2.3+meta"}, "v1.0.0-beta.1 v1.0.0 v1.1.0 v1.2.3+meta", ""},
+		{"given match admits prefixed names", Selection{Match: "vscode-*", MatchGiven: true}, "vscode-v0.0.1 vscode-v0.0.2", ""},
+		{"bare versions", Selection{Match: "[0-9]*", MatchGiven: true}, "0.0.45", ""},
+		{"from is not a tag", Selection{From: "v3.0.0"}, "", "--from v3.0.0: no such tag"},
+		{"to has no version", Selection{To: "nightly"}, "", "--to nightly: the tag carries no semantic version"},
+		{"from after to", Selection{From: "v1.1.0", To: "v1.0.0"}, "", "later version than --to"},
+		{"empty range", Selection{From: "v1.0.0-beta.1", To: "v1.0.0-beta.1"}, "", "no release tags (vMAJOR.MINOR.PATCH) in the range"},
+		{"no match", Selection{Match: "release-*", MatchGiven: true}, "", `no tags matching "release-*"`},
+		{"bad glob", Selection{Match: "v[", MatchGiven: true}, "", "not a valid glob"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := SelectReleases(tags, tc.sel)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if names(got) != tc.want {
+				t.Errorf("got %s\nwant %s", names(got), tc.want)
+			}
+		})
+	}
+}
+
+func TestTags(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.ts", []byte("export const a = 1\n"))
+	r.commit("one")
+	r.tag("v0.1.0")
+	r.write("a.ts", []byte("export const a = 2\n"))
+	r.commit("two")
+	r.tag("v0.2.0")
+	r.tag("nightly")
+
+	want := []string{"nightly", "v0.1.0", "v0.2.0"}
+	local, err := Open(context.Background(), Options{Repo: r.dir, Pin: findings.DefaultPin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer local.Close()
+	got, err := local.Tags(context.Background())
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("local Tags = %v, %v; want %v", got, err, want)
+	}
+
+	fetched, err := Open(context.Background(), Options{Repo: "file://" + r.dir, Ref: "v0.1.0", CacheDir: t.TempDir(), Pin: findings.DefaultPin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fetched.Close()
+	got, err = fetched.Tags(context.Background())
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("remote Tags = %v, %v; want %v", got, err, want)
+	}
+	// A tag the first fetch did not bring is fetched on demand.
+	at, err := fetched.At("v0.2.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := at.Snapshot.ReadFile("a.ts"); err != nil || string(f.Data) != "export const a = 2\n" {
+		t.Errorf("a.ts at v0.2.0 = %v, %v", f, err)
+	}
+
+	dir, err := Open(context.Background(), Options{Repo: t.TempDir(), Pin: findings.DefaultPin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dir.Tags(context.Background()); err == nil || !strings.Contains(err.Error(), "plain directory") {
+		t.Errorf("Tags of a plain directory: err = %v", err)
+	}
+}

@@ -1,0 +1,166 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// ReleasesManifestFile is the file of a releases directory that says what
+// each release's findings.json was built from, so that a later run can
+// reuse it instead of extracting the release again.
+const ReleasesManifestFile = ".keyfindings-releases.json"
+
+// ReleasesManifestSchema is the schema value of the manifest.
+const ReleasesManifestSchema = "keyfindings/releases-manifest/v1"
+
+// ReleasesKey is what every release of a directory was built with. A
+// release is reused only when all of it matches.
+type ReleasesKey struct {
+	// Tool identifies the keyfindings build that extracted the records.
+	Tool string `json:"tool"`
+	// Catalog is the definitions' fingerprint (findings.Catalog.Fingerprint).
+	Catalog string `json:"catalog"`
+	// Repo is the web URL the records cite (their source.repo).
+	Repo string `json:"repo"`
+}
+
+// ReleasesManifest is the content of ReleasesManifestFile.
+type ReleasesManifest struct {
+	Schema string `json:"schema"`
+	ReleasesKey
+	Releases []ManifestRelease `json:"releases"`
+}
+
+// ManifestRelease is one release of the manifest.
+type ManifestRelease struct {
+	Tag    string `json:"tag"`
+	Commit string `json:"commit"`
+	// FindingsSHA256 is the SHA-256 of <tag>/findings.json as written.
+	FindingsSHA256 string `json:"findings_sha256"`
+}
+
+// NewReleasesManifest describes the releases of files (as RenderReleases
+// returned them) built with key; commits are by tag.
+func NewReleasesManifest(key ReleasesKey, files Files, tags []string, commits map[string]string) (*ReleasesManifest, error) {
+	m := &ReleasesManifest{Schema: ReleasesManifestSchema, ReleasesKey: key, Releases: []ManifestRelease{}}
+	for _, tag := range tags {
+		data, ok := files[tag+"/findings.json"]
+		if !ok {
+			return nil, fmt.Errorf("release %s has no findings.json", tag)
+		}
+		m.Releases = append(m.Releases, ManifestRelease{Tag: tag, Commit: commits[tag], FindingsSHA256: sha256Hex(data)})
+	}
+	return m, nil
+}
+
+// Marshal encodes the manifest as indented JSON with a trailing newline.
+func (m *ReleasesManifest) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadReleasesManifest reads the manifest of the releases directory dir.
+// A directory without one, or not marked as written by keyfindings, gives
+// nil and no error; so does a manifest this version cannot read (nothing
+// is reused then; the reason is returned as note for the user).
+func ReadReleasesManifest(dir string) (m *ReleasesManifest, note string, err error) {
+	if _, err := os.Stat(filepath.Join(dir, Marker)); err != nil {
+		return nil, "", nil
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ReleasesManifestFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", filepath.Join(dir, ReleasesManifestFile), err)
+	}
+	m = &ReleasesManifest{}
+	if err := json.Unmarshal(data, m); err != nil || m.Schema != ReleasesManifestSchema {
+		return nil, fmt.Sprintf("%s is unreadable or of another version; extracting every release again", filepath.Join(dir, ReleasesManifestFile)), nil
+	}
+	return m, "", nil
+}
+
+// Reuse returns the release tag as an earlier run wrote it in dir: its
+// document and licence, read back from <tag>/findings.json and
+// <tag>/upstream-license.txt. It does so only when the manifest was
+// written with key, lists tag at commit, and the files are intact (the
+// hashes match, and the document encodes back to the very bytes read, so
+// the output is the same as after a fresh extraction). Otherwise it
+// returns nil and the reason.
+func (m *ReleasesManifest) Reuse(dir string, key ReleasesKey, tag, commit string) (*Release, string) {
+	if m == nil {
+		return nil, "not built before"
+	}
+	if m.ReleasesKey != key {
+		switch {
+		case m.Tool != key.Tool:
+			return nil, "built by another keyfindings build"
+		case m.Catalog != key.Catalog:
+			return nil, "built with other definitions"
+		}
+		return nil, "built for another repository URL"
+	}
+	var entry *ManifestRelease
+	for i := range m.Releases {
+		if m.Releases[i].Tag == tag {
+			entry = &m.Releases[i]
+		}
+	}
+	switch {
+	case entry == nil:
+		return nil, "not built before"
+	case entry.Commit != commit:
+		return nil, fmt.Sprintf("built from commit %s; the tag now names %s", short(entry.Commit), short(commit))
+	}
+	tagDir := filepath.Join(dir, filepath.FromSlash(tag))
+	data, err := os.ReadFile(filepath.Join(tagDir, "findings.json"))
+	if err != nil {
+		return nil, "its findings.json is unreadable"
+	}
+	if sha256Hex(data) != entry.FindingsSHA256 {
+		return nil, "its findings.json was modified"
+	}
+	doc, err := findings.DecodeDocument(data, "findings.json")
+	if err != nil {
+		return nil, "its findings.json is unreadable"
+	}
+	if again, err := doc.Marshal(); err != nil || !bytes.Equal(again, data) {
+		return nil, "its findings.json does not round-trip"
+	}
+	if doc.Source.Commit == nil || *doc.Source.Commit != commit || doc.Source.Ref != tag || doc.Source.Repo != key.Repo {
+		return nil, "its findings.json describes another source"
+	}
+	rel := &Release{Tag: tag, Document: doc}
+	if lic := doc.Source.License; lic != nil {
+		data, err := os.ReadFile(filepath.Join(tagDir, "upstream-license.txt"))
+		if err != nil || sha256Hex(data) != lic.SHA256 {
+			return nil, "its upstream-license.txt is missing or modified"
+		}
+		rel.License = data
+	}
+	return rel, ""
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func short(commit string) string {
+	return commit[:min(len(commit), findings.ShortCommitLen)]
+}

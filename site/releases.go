@@ -1,0 +1,445 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	texttemplate "text/template"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// Release is one release tag's records, for RenderReleases.
+type Release struct {
+	// Tag names the release; its site goes under <Tag>/.
+	Tag      string
+	Document *findings.Document
+	// License is the upstream licence file, nil when there is none.
+	License []byte
+}
+
+// Template files of a releases directory.
+const (
+	releasesTemplate       = "releases.md.tmpl"
+	changesTemplate        = "changes.md.tmpl"
+	releasesLayoutTemplate = "releases-layout.html.tmpl"
+	matrixTemplate         = "releases-matrix.html.tmpl"
+	changesFile            = "changes.html"
+)
+
+// releaseDirPattern is what a tag must look like to name a directory and
+// sit in a link as it is: semver tags (v1.2.3-rc.1+b) always do.
+var releaseDirPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+
+// CheckReleaseTag reports whether tag can name a release's directory and
+// sit in links as it is: letters, digits and . _ + - (as semver tags
+// are), and not a file of the top level.
+func CheckReleaseTag(tag string) error {
+	if !releaseDirPattern.MatchString(tag) || tag == "index.html" || tag == "style.css" {
+		return fmt.Errorf("tag %q cannot name a directory of the site (want letters, digits and . _ + -); narrow --match", tag)
+	}
+	return nil
+}
+
+// RenderReleases returns the files of a releases directory. rels are the
+// releases oldest first. Each release's site is under <tag>/ exactly as
+// RenderWith writes it, plus <tag>/changes.html (what changed since the
+// release before it, for all but the oldest); index.html lists the
+// releases newest first with their change counts and draws the findings ×
+// releases picture; style.css serves the top-level page.
+//
+// As with RenderWith, everything shown comes from the findings.json bytes:
+// each document is encoded, decoded, and only the decoded copy is
+// compared and rendered.
+func RenderReleases(rels []Release, opts Options) (Files, error) {
+	if len(rels) == 0 {
+		return nil, errors.New("no releases to render")
+	}
+	seen := map[string]bool{}
+	for _, r := range rels {
+		if err := CheckReleaseTag(r.Tag); err != nil {
+			return nil, err
+		}
+		if seen[r.Tag] {
+			return nil, fmt.Errorf("release %s listed twice", r.Tag)
+		}
+		seen[r.Tag] = true
+	}
+	set, err := loadTemplates(opts.Templates)
+	if err != nil {
+		return nil, err
+	}
+	for _, need := range []string{releasesTemplate, changesTemplate} {
+		if set.md.Lookup(need) == nil {
+			return nil, fmt.Errorf("template %s is missing", need)
+		}
+	}
+	for _, need := range []string{releasesLayoutTemplate, matrixTemplate} {
+		if set.html.Lookup(need) == nil {
+			return nil, fmt.Errorf("HTML template %s is missing", need)
+		}
+	}
+
+	n := len(rels)
+	sites := make([]Files, n)
+	docs := make([]*findings.Document, n)
+	err = forEach(n, func(i int) error {
+		files, err := RenderWith(rels[i].Document, rels[i].License, opts)
+		if err != nil {
+			return fmt.Errorf("release %s: %w", rels[i].Tag, err)
+		}
+		doc, err := findings.DecodeDocument(files["findings.json"], rels[i].Tag+"/findings.json")
+		if err != nil {
+			return err
+		}
+		sites[i], docs[i] = files, doc
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	tags := make([]string, n)
+	for i, r := range rels {
+		tags[i] = r.Tag
+	}
+	diffs := make([]*findings.Diff, n)
+	for i := 1; i < n; i++ {
+		diffs[i] = findings.Compare(docs[i-1], docs[i])
+	}
+	changes := make([][]byte, n)
+	err = forEach(n-1, func(j int) error {
+		i := j + 1
+		page, err := renderChanges(set, tags[i], tags[i-1], docs[i], docs[i-1], diffs[i])
+		if err != nil {
+			return fmt.Errorf("release %s: %w", tags[i], err)
+		}
+		changes[i] = page
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	out := Files{}
+	for i, files := range sites {
+		for name, data := range files {
+			out[tags[i]+"/"+name] = data
+		}
+		if changes[i] != nil {
+			out[tags[i]+"/"+changesFile] = changes[i]
+		}
+	}
+	index, err := renderReleasesIndex(set, tags, docs, diffs)
+	if err != nil {
+		return nil, err
+	}
+	out["index.html"] = index
+	css, err := highlightCSS()
+	if err != nil {
+		return nil, err
+	}
+	out["style.css"] = append(append(bytes.Clone(set.style), '\n'), css...)
+	return out, nil
+}
+
+// forEach runs fn(0) … fn(n-1), at most GOMAXPROCS at a time, and returns
+// the error of the lowest index that failed, so the outcome does not
+// depend on scheduling.
+func forEach(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The change classes a release lists, in the order the index counts them.
+var changeClasses = []string{findings.DiffChanged, findings.DiffMoved, findings.DiffAdded, findings.DiffRemoved, findings.DiffMissing}
+
+// releasesView is the data of releases.md.tmpl.
+type releasesView struct {
+	// Repo is the web URL of the source; "" when there is none.
+	Repo string
+	// Releases are newest first.
+	Releases       []releaseRow
+	Oldest, Newest releaseRow
+	// Findings counts the distinct finding ids across the releases.
+	Findings int
+}
+
+// releaseRow is one release on the index.
+type releaseRow struct {
+	Tag string
+	// Index is the release's key-findings page.
+	Index  string
+	Source sourceView
+	// Commit is the commit shortened as citations shorten it.
+	Commit string
+	// Version is the package version when it is not the tag's own
+	// (v1.2.3 for 1.2.3); "" otherwise.
+	Version string
+	// Date is the commit date, YYYY-MM-DD.
+	Date           string
+	Located, Total int
+	// Previous is the tag of the release before; "" for the oldest.
+	Previous string
+	// Changes is the release's changes page; "" for the oldest.
+	Changes string
+	// Counts are the changeClasses, each with its count.
+	Counts    []countView
+	Unchanged int
+}
+
+// countView is one change count and the list it links to.
+type countView struct {
+	Status string
+	N      int
+	Href   string
+}
+
+func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*findings.Diff) ([]byte, error) {
+	n := len(tags)
+	v := &releasesView{Repo: webBase(docs[n-1].Source.Repo)}
+	for i := n - 1; i >= 0; i-- {
+		row := releaseRow{Tag: tags[i], Index: tags[i] + "/index.html", Source: newSourceView(docs[i].Source), Total: len(docs[i].Findings)}
+		row.Commit = short(row.Source.Commit)
+		if ver := row.Source.Version; ver != strings.TrimPrefix(tags[i], "v") {
+			row.Version = ver
+		}
+		if c := docs[i].Source.CommittedAt; c != nil && len(*c) >= 10 {
+			row.Date = (*c)[:10]
+		}
+		for _, r := range docs[i].Findings {
+			if r.Located() {
+				row.Located++
+			}
+		}
+		if i > 0 {
+			row.Previous = tags[i-1]
+			row.Changes = tags[i] + "/" + changesFile
+			counts := diffs[i].Counts()
+			for _, s := range changeClasses {
+				row.Counts = append(row.Counts, countView{Status: s, N: counts[s], Href: row.Changes + "#" + s})
+			}
+			row.Unchanged = counts[findings.DiffUnchanged]
+		}
+		v.Releases = append(v.Releases, row)
+	}
+	v.Newest, v.Oldest = v.Releases[0], v.Releases[n-1]
+	mv := buildMatrix(tags, docs, diffs)
+	v.Findings = len(mv.Rows)
+	var fig bytes.Buffer
+	if err := set.html.ExecuteTemplate(&fig, matrixTemplate, mv); err != nil {
+		return nil, fmt.Errorf("render %s: %w", matrixTemplate, err)
+	}
+	p := newReleasePage(set, "index.html", map[string]htmltemplate.HTML{"matrix": htmltemplate.HTML(fig.String())}) // html/template output
+	nav := []navItem{{Title: "Releases", File: "index.html", Current: true}, {Title: "Key findings at " + tags[n-1], File: tags[n-1] + "/index.html"}}
+	title := "Key findings across releases · opencode " + tags[0] + " to " + tags[n-1]
+	return p.html(releasesTemplate, v, title, "style.css", nav)
+}
+
+// releasePage renders one page of a releases directory (not of a
+// release's own site): a Markdown template through goldmark into the
+// releases layout.
+type releasePage struct {
+	r *renderer
+}
+
+func newReleasePage(set *templateSet, file string, figures map[string]htmltemplate.HTML) *releasePage {
+	r := &renderer{doc: &findings.Document{}, set: set, page: file}
+	r.md = newMarkdown(nil, set.html, figures)
+	return &releasePage{r: r}
+}
+
+// releaseLayoutView is the data of releases-layout.html.tmpl.
+type releaseLayoutView struct {
+	Title string
+	// Style is the stylesheet's relative URL.
+	Style string
+	Nav   []navItem
+	// Body is the page's HTML as goldmark wrote it.
+	Body htmltemplate.HTML
+}
+
+func (p *releasePage) html(name string, data any, title, style string, nav []navItem) ([]byte, error) {
+	t, err := p.r.set.md.Clone()
+	if err != nil {
+		return nil, err
+	}
+	t.Funcs(texttemplate.FuncMap(p.r.funcs(true)))
+	var md bytes.Buffer
+	if err := t.ExecuteTemplate(&md, name, data); err != nil {
+		return nil, fmt.Errorf("render %s: %w", name, err)
+	}
+	body, err := p.r.md.convert(md.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", p.r.page, err)
+	}
+	lv := releaseLayoutView{Title: title, Style: style, Nav: nav, Body: htmltemplate.HTML(body)} // goldmark output: escaped, no raw HTML
+	var b bytes.Buffer
+	if err := p.r.set.html.ExecuteTemplate(&b, releasesLayoutTemplate, lv); err != nil {
+		return nil, fmt.Errorf("render %s: %w", p.r.page, err)
+	}
+	return b.Bytes(), nil
+}
+
+// changesView is the data of changes.md.tmpl.
+type changesView struct {
+	Tag, Previous string
+	// Source and PreviousSource describe the two commits.
+	Source, PreviousSource sourceView
+	// PreviousIndex links to the previous release's key findings.
+	PreviousIndex string
+	Summary       string
+	// Groups are the non-empty change classes, in changeClasses order.
+	Groups []changeGroup
+	// Unchanged are the findings with no change.
+	Unchanged []changeEntry
+}
+
+// changeGroup is one change class on a changes page.
+type changeGroup struct {
+	Status string
+	// Title is the status capitalised, for the heading.
+	Title string
+	// ID is the group's anchor: the status.
+	ID      string
+	Entries []changeEntry
+}
+
+// changeEntry is one finding on a changes page.
+type changeEntry struct {
+	ID     string
+	Anchor string
+	// Record is the newer record, or the older one when the id is gone.
+	Record   *findings.Record
+	Old, New *findings.Record
+	// Href links to the finding at this release; PreviousHref at the one
+	// before. Either is "" where the release has no such record.
+	Href, PreviousHref string
+	Note               string
+	// Diff is the excerpt's unified diff; "" when the bytes are equal.
+	Diff string
+	// Facts are the changed facts with single values; FactLists those
+	// that are lists on both sides, diffed item by item.
+	Facts     []factChangeView
+	FactLists []factListView
+}
+
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// factChangeView is a fact whose single value changed; a side without
+// the fact is marked absent (a nil value could also be a JSON null).
+type factChangeView struct {
+	Name                 string
+	Old, New             any
+	OldAbsent, NewAbsent bool
+}
+
+// factListView is a list fact diffed item by item, as diff lines.
+type factListView struct {
+	Name  string
+	Items string
+}
+
+func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Document, d *findings.Diff) ([]byte, error) {
+	v := &changesView{
+		Tag: tag, Previous: prev,
+		Source: newSourceView(doc.Source), PreviousSource: newSourceView(prevDoc.Source),
+		PreviousIndex: "../" + prev + "/index.html",
+		Summary:       d.Summary(),
+	}
+	used := map[string]bool{}
+	for _, id := range reservedIDs {
+		used[id] = true
+	}
+	for _, s := range findings.DiffStatuses {
+		used[s] = true
+	}
+	groups := map[string]*changeGroup{}
+	for _, s := range changeClasses {
+		groups[s] = &changeGroup{Status: s, Title: pageTitle(s), ID: s}
+	}
+	for _, f := range d.Findings {
+		e := changeEntry{ID: f.ID, Old: f.Old, New: f.New, Record: f.New, Note: capitalize(f.Note)}
+		if e.Record == nil {
+			e.Record = f.Old
+		}
+		e.Anchor = f.ID
+		for k := 2; used[e.Anchor]; k++ {
+			e.Anchor = fmt.Sprintf("%s-%d", f.ID, k)
+		}
+		used[e.Anchor] = true
+		if f.New != nil {
+			e.Href = f.New.Page + ".html#" + f.ID
+		}
+		if f.Old != nil {
+			e.PreviousHref = "../" + prev + "/" + f.Old.Page + ".html#" + f.ID
+		}
+		if len(f.Hunks) > 0 {
+			var b strings.Builder
+			fmt.Fprintf(&b, "--- %s/%s\n+++ %s/%s\n", prev, deref(f.Old.Path), tag, deref(f.New.Path))
+			for _, h := range f.Hunks {
+				b.WriteString(h.Header() + "\n")
+				for _, l := range h.Lines {
+					b.WriteString(l + "\n")
+				}
+			}
+			e.Diff = b.String()
+		}
+		for _, fc := range f.Facts {
+			if fc.Items == nil {
+				e.Facts = append(e.Facts, factChangeView{Name: fc.Name, Old: fc.Old, New: fc.New, OldAbsent: fc.Old == nil, NewAbsent: fc.New == nil})
+				continue
+			}
+			var b strings.Builder
+			for _, it := range fc.Items {
+				b.WriteString(it[:1] + " " + it[1:] + "\n")
+			}
+			e.FactLists = append(e.FactLists, factListView{Name: fc.Name, Items: b.String()})
+		}
+		if f.Status == findings.DiffUnchanged {
+			v.Unchanged = append(v.Unchanged, e)
+			continue
+		}
+		if g := groups[f.Status]; g != nil {
+			g.Entries = append(g.Entries, e)
+		}
+	}
+	for _, s := range changeClasses {
+		if g := groups[s]; len(g.Entries) > 0 {
+			v.Groups = append(v.Groups, *g)
+		}
+	}
+	p := newReleasePage(set, changesFile, nil)
+	nav := []navItem{
+		{Title: "Releases", File: "../index.html"},
+		{Title: "Key findings at " + tag, File: "index.html"},
+		{Title: "Changes since " + prev, File: changesFile, Current: true},
+	}
+	return p.html(changesTemplate, v, "Changes in "+tag+" since "+prev+" · opencode", "style.css", nav)
+}

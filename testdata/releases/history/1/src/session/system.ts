@@ -1,0 +1,3 @@
+export function header() {
+  return "You are a coding agent."
+}

@@ -1,0 +1,5 @@
+import * as tools from "./tools"
+
+export function registry() {
+  return Object.values(tools)
+}
