@@ -523,3 +523,54 @@ func TestTreeSearchOncePerSnapshot(t *testing.T) {
 		t.Errorf("second snapshot: %d walks, %d reads (first: %d); want 1 walk and few reads", second.walks, second.reads, first.reads)
 	}
 }
+
+// TestPublishedPermalinks checks that records reused from the cache get the
+// permalinks a fresh extraction makes, escaping included.
+func TestPublishedPermalinks(t *testing.T) {
+	r := newTestRepo(t)
+	const p = "src/a b/x#1%.ts"
+	r.write(p, []byte("export function provider(id: string) {\n  return id\n}\n"))
+	var snaps []Snapshot
+	for _, msg := range []string{"one", "two"} {
+		c, err := ResolveCommit(r.repo, r.commit(msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewGitSnapshot(r.repo, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, s)
+	}
+	cat := &findings.Catalog{Definitions: []*findings.Definition{{
+		ID: "odd-path", Page: "prompts", Section: "S", Title: "T", Claim: "C", When: "W", Expect: findings.ExpectOne,
+		Path: p, Source: "odd-path.yaml",
+		Query: `(function_declaration name: (identifier) @_n (#eq? @_n "provider")) @finding`,
+	}}}
+	meta := Meta{Repo: "https://github.com/example/opencode", WebURL: "https://github.com/example/opencode"}
+	shared, err := Compile(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range snaps {
+		fresh, err := Compile(cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Extract(s, meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := shared.Extract(s, meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, g := want.Document.Findings[0].Permalink, got.Document.Findings[0].Permalink
+		if w == nil || g == nil || *w != *g || !strings.Contains(*g, "/src/a%20b/x%231%25.ts#L1-L3") {
+			t.Errorf("snapshot %d: permalink %v, fresh Extractor's %v", i, deref(g), deref(w))
+		}
+	}
+	if st := shared.Stats(); st.Reused != 1 {
+		t.Errorf("Stats = %+v, want the second snapshot's record reused", st)
+	}
+}

@@ -130,15 +130,13 @@ func (r *run) publish(recs []*findings.Record) []*findings.Record {
 	for i, rec := range recs {
 		c := cloneRecord(rec)
 		if c.Located() && commit != "" && r.meta.WebURL != "" && c.Path != nil && c.Lines != nil {
-			c.Permalink = strp(permalink(r.meta.WebURL, commit, *c.Path, *c.Lines))
+			// As record makes it.
+			cite := findings.Citation{Path: *c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: commit, WebURL: r.meta.WebURL}
+			c.Permalink = strp(cite.Permalink())
 		}
 		out[i] = c
 	}
 	return out
-}
-
-func permalink(web, commit, path string, l findings.Lines) string {
-	return fmt.Sprintf("%s/blob/%s/%s#L%d-L%d", web, commit, path, l.Start, l.End)
 }
 
 // cachable returns recs as kept: without permalinks, and only when they
