@@ -239,9 +239,12 @@ type parseCache struct {
 }
 
 // idleSource bounds the source bytes of idle trees kept; a tree takes
-// about 30 bytes of memory per byte of TypeScript, so this is some 30 MiB,
-// the trees of a few releases' worth of cited files.
-const idleSource = 1 << 20
+// about 30 bytes of memory per byte of TypeScript, so this is some 8 MiB.
+// They serve a definition located again because a file it cites changed
+// while the file it queries did not; on opencode's 27 releases
+// v1.16.0..v1.18.3 no blob is parsed twice even without them, and a
+// larger budget only adds to the peak memory.
+const idleSource = 256 << 10
 
 // cachedParse is one blob's parse. Its tree is never queried itself:
 // go-tree-sitter's Tree caches Go node values in a map without a lock, so
