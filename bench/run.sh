@@ -18,8 +18,10 @@
 #     peer          export the tag's sources, one ast-grep scan with a
 #                   rule per finding (bench/astgrep)
 #   releases $FROM..$TO (default v1.16.0..v1.18.3, 27 tags)
-#     releases      one Extractor over every tag (as `keyfindings releases`
-#                   runs it), no cache
+#     releases-cmd  keyfindings releases: every tag's site and the index,
+#                   empty cache directory, new output directory
+#     releases      the extraction alone: one Extractor over every tag
+#                   (bench/extractbench, ExtractMany), no cache
 #     peer          the peer once per tag
 #
 # Prints medians of $RUNS runs (default 5; $RUNS_MANY, default 3, for the
@@ -177,9 +179,13 @@ EOF
 }
 if command -v python3 >/dev/null; then check_peer; fi
 
-many=(releases peer-releases)
+many=(releases-cmd releases peer-releases)
 run_many() {
 	case $1 in
+	releases-cmd)
+		rm -rf "$scratch/rcache" "$scratch/rsite"
+		KEYFINDINGS_CACHE=$scratch/rcache measure releases-cmd "$kf" releases --repo "$repo" --from "$FROM" --to "$TO" --out "$scratch/rsite" --quiet
+		;;
 	releases) measure releases "$xb" releases -repo "$repo" -from "$FROM" -to "$TO" ;;
 	peer-releases) measure peer-releases bash -c 'for t in $1; do peer_one "$t" "$2"; done' _ "$tags" "$scratch/peer" ;;
 	esac
@@ -212,7 +218,8 @@ printf '%-32s %9s %9s %9s\n' "" "wall s" "CPU s" "RSS MiB"
 for name in "${one[@]}" "${many[@]}"; do
 	label=$name
 	case $name in
-	releases) label="releases ($ntags tags)" ;;
+	releases-cmd) label="releases-cmd ($ntags tags)" ;;
+	releases) label="releases extract ($ntags tags)" ;;
 	peer-releases) label="peer ($ntags tags)" ;;
 	build-next) label="build-next ($PREV->$TAG)" ;;
 	*) label="$name ($TAG)" ;;
@@ -227,7 +234,9 @@ echo "== ratios"
 for name in build-cold build-warm build-next extract-cold extract-warm; do
 	echo "   $name: $(ratio "$peer" "$(wall "$name")")x faster than the peer, $(ratio "$(wall "$name")" "$floor")x the floor"
 done
-echo "   releases: $(ratio "$(wall peer-releases)" "$(wall releases)")x faster than the peer run once per tag; peak RSS $(maxrss releases) MiB (largest of the runs)"
+for name in releases-cmd releases; do
+	echo "   $name: $(ratio "$(wall peer-releases)" "$(wall "$name")")x faster than the peer run once per tag; peak RSS $(maxrss "$name") MiB (largest of the runs)"
+done
 echo
 echo "== targets"
 check() { awk -v v="$2" -v op="$3" -v t="$4" 'BEGIN{ok = (op==">=") ? v>=t : v<=t; printf "   %-58s %s\n", ARGV[1], ok ? "met" : "NOT met"}' "$1"; }
@@ -238,5 +247,7 @@ done
 for name in extract-cold extract-warm; do
 	check "one release, $name, within 2x of the floor" "$(ratio "$(wall "$name")" "$floor")" "<=" 2
 done
-check "releases >= 10x faster than the peer per tag" "$(ratio "$(wall peer-releases)" "$(wall releases)")" ">=" 10
-check "releases peak RSS <= 300 MiB" "$(maxrss releases)" "<=" 300
+for name in releases-cmd releases; do
+	check "$name >= 10x faster than the peer per tag" "$(ratio "$(wall peer-releases)" "$(wall "$name")")" ">=" 10
+	check "$name peak RSS <= 300 MiB" "$(maxrss "$name")" "<=" 300
+done
