@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain points the cache at a fresh directory, so the tests neither
+// read records cached by earlier runs nor write into the user's cache.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "keyfindings-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("KEYFINDINGS_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
