@@ -215,7 +215,7 @@ func openCacheRepo(dir, url string) (*git.Repository, error) {
 	repo, err := git.PlainOpen(dir)
 	if err == nil {
 		if _, err := repo.Remote("origin"); err == nil {
-			return repo, nil
+			return withSmallCache(repo)
 		}
 	}
 	if err := os.RemoveAll(dir); err != nil {

@@ -11,7 +11,9 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -121,6 +123,9 @@ func (o *Opened) openLocal(p string) error {
 	}
 	r, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: false})
 	if err == nil {
+		if r, err = withSmallCache(r); err != nil {
+			return fmt.Errorf("--repo %s: cannot open as a git repository: %v", p, err)
+		}
 		o.Kind = KindLocalGit
 		o.Repo = r
 		o.DefaultRef = "HEAD"
@@ -255,4 +260,19 @@ func countCommitsWithPrefix(repo *git.Repository, prefix string) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// objectCacheSize bounds go-git's cache of decoded objects per repository.
+// The default (96 MiB) only costs memory here: each blob is read once per
+// run and the parse cache keeps what is reused.
+const objectCacheSize = 16 * cache.MiByte
+
+// withSmallCache reopens r's object storage with a smaller object cache.
+// The work tree is dropped: keyfindings reads git objects only.
+func withSmallCache(r *git.Repository) (*git.Repository, error) {
+	st, ok := r.Storer.(*filesystem.Storage)
+	if !ok {
+		return r, nil
+	}
+	return git.Open(filesystem.NewStorage(st.Filesystem(), cache.NewObjectLRU(objectCacheSize)), nil)
 }
