@@ -701,10 +701,11 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 	r.MovedFrom = movedFrom
 	r.Blob = strp(s.file.Blob)
 	r.Lines = &findings.Lines{Start: s.start, End: s.end}
-	raw, err := SpanBytes(s.file.Data, s.start, s.end)
+	rng, err := s.file.spanRange(s.start, s.end)
 	if err != nil {
 		return nil, err
 	}
+	raw := s.file.Data[rng.start:rng.end]
 	sum := sha256.Sum256(raw)
 	r.SHA256 = strp(hex.EncodeToString(sum[:]))
 	excerpt := string(raw)
@@ -717,7 +718,6 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 		c := findings.Citation{Path: s.file.Path, Start: s.start, End: s.end, Commit: l.snap.Commit(), WebURL: l.meta.WebURL}
 		r.Permalink = strp(c.Permalink())
 	}
-	rng := s.file.spanRange(s.start, s.end)
 	// A file span (file:) cites a file the query did not parse as its
 	// source (a prompt text), so its parse says nothing.
 	if lines := s.file.syntaxErrors(rng); len(lines) > 0 && s.origin == nil {

@@ -128,30 +128,33 @@ func nodeLines(n *sitter.Node) (int, int) {
 // data: from the first byte of line start through the end of line end,
 // including its newline. This is the hash rule.
 func SpanBytes(data []byte, start, end int) ([]byte, error) {
-	starts := lineStarts(data)
+	r, err := spanOf(data, lineStarts(data), start, end)
+	if err != nil {
+		return nil, err
+	}
+	return data[r.start:r.end], nil
+}
+
+// spanOf is the hash rule on an existing line index: the byte range of
+// lines start..end of data, whose line starts are starts.
+func spanOf(data []byte, starts []int, start, end int) (byteRange, error) {
 	n := len(starts)
 	if len(data) == 0 {
 		n = 0
 	}
 	if start < 1 || end < start || end > n {
-		return nil, fmt.Errorf("lines %d-%d outside a %d-line file", start, end, n)
+		return byteRange{}, fmt.Errorf("lines %d-%d outside a %d-line file", start, end, n)
 	}
-	from := starts[start-1]
 	to := len(data)
 	if end < n {
 		to = starts[end]
 	}
-	return data[from:to], nil
+	return byteRange{starts[start-1], to}, nil
 }
 
 // spanRange returns the byte range of lines start..end.
-func (f *parsedFile) spanRange(start, end int) byteRange {
-	from := f.lineStarts[start-1]
-	to := len(f.Data)
-	if end < len(f.lineStarts) {
-		to = f.lineStarts[end]
-	}
-	return byteRange{from, to}
+func (f *parsedFile) spanRange(start, end int) (byteRange, error) {
+	return spanOf(f.Data, f.lineStarts, start, end)
 }
 
 // importMap maps locally bound names to the module specifier they are

@@ -263,11 +263,11 @@ func (v *Verifier) verifyNoCommit(c findings.Citation) Verdict {
 		return changedVerdict(c, fmt.Sprintf("lines %d–%d of %s no longer hash to %s…", c.Start, c.End, c.Path, hashPrefix(c.Hash)))
 	}
 	n := c.End - c.Start + 1
-	total := len(lineStarts(f.Data))
+	starts := lineStarts(f.Data)
 	best := -1
-	for s := 1; s+n-1 <= total; s++ {
-		raw, err := SpanBytes(f.Data, s, s+n-1)
-		if err != nil || !strings.HasPrefix(hashHex(raw), c.Hash) {
+	for s := 1; s+n-1 <= len(starts); s++ {
+		r, err := spanOf(f.Data, starts, s, s+n-1)
+		if err != nil || !strings.HasPrefix(hashHex(f.Data[r.start:r.end]), c.Hash) {
 			continue
 		}
 		if best < 0 || absInt(s-c.Start) < absInt(best-c.Start) {
