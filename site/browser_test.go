@@ -1,7 +1,6 @@
 package site
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -13,9 +12,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -91,60 +87,8 @@ var sitePages = []string{"index.html", "prompts.html", "tools.html", "configurat
 
 func checkInBrowser(t *testing.T, browser, dir string) {
 	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(browser),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1200, 900),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	ctx, cancelTab := chromedp.NewContext(ctx)
-	defer cancelTab()
-
-	var seen browserLog
-	err := chromedp.Listen(ctx, func(ev any) {
-		switch ev := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			seen.add(&seen.requests, ev.Request.URL)
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
-				seen.add(&seen.errors, fmt.Sprintf("console.%s with %d arguments", ev.Type, len(ev.Args)))
-			}
-		case *runtime.EventExceptionThrown:
-			seen.add(&seen.errors, "exception: "+ev.ExceptionDetails.Text)
-		case *log.EventEntryAdded:
-			if ev.Entry.Level == log.EntryLevelError || ev.Entry.Level == log.EntryLevelWarning {
-				seen.add(&seen.errors, fmt.Sprintf("log %s: %s %s", ev.Entry.Level, ev.Entry.Text, ev.Entry.URL))
-			}
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eval := func(expr string) any {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr))
-		if err != nil {
-			t.Fatalf("evaluate %s: %v", expr, err)
-		}
-		return v
-	}
-	do := func(steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", browser, err)
-		}
-	}
+	sess := openBrowser(t, browser)
+	ctx, seen, eval, do := sess.ctx, sess.seen, sess.eval, sess.do
 
 	// The index, styled by its local stylesheet, without scripts.
 	do(chromedp.Navigate(base+"index.html"), chromedp.WaitVisible(chromedp.CSS("h1")))

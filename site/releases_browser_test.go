@@ -1,15 +1,12 @@
 package site
 
 import (
-	"context"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/keyfindings/keyfindings/findings"
@@ -64,45 +61,8 @@ func TestReleasesInBrowser(t *testing.T) {
 	}
 	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir) + "/"}).String()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900))
-	defer cancelAlloc()
-	ctx, cancelTab := chromedp.NewContext(ctx)
-	defer cancelTab()
-	var seen browserLog
-	if err := chromedp.Listen(ctx, func(ev any) {
-		switch ev := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			seen.add(&seen.requests, ev.Request.URL)
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
-				seen.add(&seen.errors, "console."+string(ev.Type))
-			}
-		case *runtime.EventExceptionThrown:
-			seen.add(&seen.errors, "exception: "+ev.ExceptionDetails.Text)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	eval := func(expr string) any {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr))
-		if err != nil {
-			t.Fatalf("evaluate %s: %v", expr, err)
-		}
-		return v
-	}
-	do := func(steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", browser, err)
-		}
-	}
+	sess := openBrowser(t, browser)
+	ctx, seen, eval, do := sess.ctx, sess.seen, sess.eval, sess.do
 
 	do(chromedp.Navigate(base+"index.html"), chromedp.WaitVisible(chromedp.CSS("svg")))
 	if w, _ := eval(`document.querySelector("figure svg").getBoundingClientRect().width`).(float64); w < 100 {
