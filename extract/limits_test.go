@@ -207,3 +207,22 @@ func replaceEntry(t *testing.T, r *testRepo, tree *object.Tree, parts []string, 
 }
 
 var _ = findings.StatusLocated
+
+// TestUnsearchableInTreeSearch puts a hostile file holding the query's
+// anchors beside a moved finding: the tree search skips it quickly and
+// still finds the real one.
+func TestUnsearchableInTreeSearch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, src string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(src), 0o644)
+	}
+	write("packages/core/src/session/system.ts", provider)
+	write("packages/core/src/session/hostile.ts", "// provider includes\nconst deep = "+strings.Repeat("(", 100_000)+"\n")
+	x := loadDefs(t, "../testdata/extract/defs")
+	r := extractDir(t, x, dir).Find("routing")
+	if !r.Located() || *r.Path != "packages/core/src/session/system.ts" {
+		t.Fatalf("status %s path %v: %s", r.Status, r.Path, deref(r.Problem))
+	}
+}

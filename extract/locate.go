@@ -530,6 +530,10 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 // match runs the definition's query on one file and groups the matches by
 // the line range they select.
 func (l *locator) match(cd *compiledDef, f *parsedFile) ([]*span, error) {
+	if f.unsearchable != "" {
+		// Querying it could take minutes (see maxChildren): no match.
+		return nil, nil
+	}
 	ms, err := cd.query.run(f, f.root, nil)
 	if err != nil {
 		return nil, err
