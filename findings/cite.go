@@ -234,7 +234,7 @@ func ParsePermalink(s string) (Citation, error) {
 		return bad("no /blob/")
 	}
 	web := s[:len(scheme)+i]
-	if strings.ContainsAny(web, "#?\\ \t\r\n()<>") {
+	if !plainWebURL(web) {
 		return bad("odd characters in the web URL")
 	}
 	rest := s[len(scheme)+i+len("/blob/"):]
@@ -271,6 +271,20 @@ func ParsePermalink(s string) (Citation, error) {
 		return Citation{}, err
 	}
 	return Citation{Path: p, Start: start, End: end, Commit: commit, WebURL: web}, nil
+}
+
+// plainWebURL reports whether a permalink's web URL uses only printable
+// ASCII other than the characters that end or break a Markdown link
+// destination or a URL's path (white space, control bytes, #?\()<>), so
+// that Format writes it back into a link that parses again.
+func plainWebURL(web string) bool {
+	for i := 0; i < len(web); i++ {
+		c := web[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("#?\\()<>", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func lineRange(a, b string) (int, int, error) {

@@ -84,6 +84,8 @@ func TestParseCitation(t *testing.T) {
 		{in: "https://github.com/anomalyco/opencode/blob/" + testCommit + "/x.ts#L9-L2", wantErr: "1 ≤ start ≤ end"},
 		{in: "https://github.com/anomalyco/opencode/blob/" + testCommit + "/x.ts", wantErr: "no #L"},
 		{in: "https://github.com/anomalyco/opencode/tree/" + testCommit + "/x.ts#L1", wantErr: "no /blob/"},
+		{in: "http://\f/blob/0000/0#L1", wantErr: "odd characters in the web URL"},
+		{in: "https://git\u00a0hub.com/o/r/blob/" + testCommit + "/x.ts#L1", wantErr: "odd characters in the web URL"},
 		{in: "system.ts L27–42", wantErr: "not a citation"},
 		{in: "`src/a.ts` L3–9", wantErr: "not a citation"},
 	}
@@ -152,6 +154,7 @@ func FuzzParseCitation(f *testing.F) {
 	f.Add("https://github.com/anomalyco/opencode/blob/" + testCommit + "/a%20b/%5Bc%5D.ts?plain=1#L1")
 	f.Add("`src/a.ts` L3–9 · SHA-256 52706258c343…")
 	f.Add(`[a\\b \[x\] L1 L2–3 @abcd](http://h/blob/abcdef/a%5Cb%20%5Bx%5D%20L1#L2-L3)`)
+	f.Add("http://\f/blob/0000/0#L1")
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCitation(s)
 		if err != nil {
