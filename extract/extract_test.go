@@ -311,6 +311,7 @@ path: a.ts
 		{"no span", base + "query: (identifier) @x\n", "@finding"},
 		{"end before start", base + "query: |\n  (program (_) @end (_) @start)\n", "@end comes before @start"},
 		{"unknown fact capture", base + "query: (identifier) @finding\nfacts:\n  - name: f\n    capture: nope\n", "unknown capture @nope"},
+		{"markdown in title", strings.Replace(base, "title: T", "title: What `x` writes", 1) + "query: (identifier) @finding\n", "title \"What `x` writes\" is plain text"},
 		{"bad regex", base + "query: |\n  ((identifier) @finding (#match? @finding \"(\"))\n", "bad regular expression"},
 	}
 	for _, tt := range tests {

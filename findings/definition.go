@@ -229,6 +229,14 @@ func (d *Definition) validate() error {
 	case d.Query == "":
 		return errors.New("missing query")
 	}
+	// Titles and sections are shown as plain text everywhere (headings,
+	// contents lists, <title>, the releases picture); Markdown in them
+	// would show literally.
+	for _, f := range []struct{ name, text string }{{"title", d.Title}, {"section", d.Section}} {
+		if strings.Contains(f.text, "`") {
+			return fmt.Errorf("%s %q is plain text: Markdown such as backticks would show literally; write it without them", f.name, f.text)
+		}
+	}
 	if !contains(Pages, d.Page) {
 		return fmt.Errorf("unknown page %q (want one of %s)", d.Page, strings.Join(Pages, ", "))
 	}

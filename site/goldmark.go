@@ -108,7 +108,7 @@ type excerptView struct {
 // blockView is a run of lines drawn as one <pre>.
 type blockView struct {
 	// Wrap is set for prose (plain text such as prompt files) and for
-	// unnumbered blocks, whose long lines wrap instead of scrolling.
+	// commands, whose long lines wrap instead of scrolling.
 	Wrap  bool
 	Lines []lineView
 }
@@ -208,7 +208,9 @@ func plainExcerpt(lang, body string) (excerptView, error) {
 	if err != nil {
 		return excerptView{}, err
 	}
-	v := excerptView{Count: len(lines), All: blockView{Wrap: true}}
+	// Commands wrap; diffs keep one line per line, with their +/- markers
+	// in the first column, and scroll like code.
+	v := excerptView{Count: len(lines), All: blockView{Wrap: lang != "diff"}}
 	for _, toks := range lines {
 		v.All.Lines = append(v.All.Lines, lineView{Tokens: toks})
 	}

@@ -89,24 +89,29 @@ const (
 )
 
 // highlightCSS returns the stylesheet for the token classes: the light
-// style, and the dark style for screens that prefer a dark scheme.
+// style for print and light screens, the dark style for screens that
+// prefer a dark scheme. The two never cascade into each other: the light
+// style gives dark text to classes the dark style leaves to the default
+// colour, which would be unreadable on a dark background.
 func highlightCSS() ([]byte, error) {
 	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithCSSComments(false))
 	var b bytes.Buffer
 	b.WriteString("/* Syntax highlighting: chroma styles " + lightStyle + " and " + darkStyle + ". */\n")
-	if err := f.WriteCSS(&b, styles.Get(lightStyle)); err != nil {
-		return nil, fmt.Errorf("highlight stylesheet: %w", err)
-	}
-	var dark bytes.Buffer
-	if err := f.WriteCSS(&dark, styles.Get(darkStyle)); err != nil {
-		return nil, fmt.Errorf("highlight stylesheet: %w", err)
-	}
-	b.WriteString("@media screen and (prefers-color-scheme: dark) {\n")
-	for _, line := range strings.SplitAfter(dark.String(), "\n") {
-		if line != "" {
-			b.WriteString("  " + line)
+	for _, s := range []struct{ media, style string }{
+		{"not screen and (prefers-color-scheme: dark)", lightStyle},
+		{"screen and (prefers-color-scheme: dark)", darkStyle},
+	} {
+		var css bytes.Buffer
+		if err := f.WriteCSS(&css, styles.Get(s.style)); err != nil {
+			return nil, fmt.Errorf("highlight stylesheet: %w", err)
 		}
+		b.WriteString("@media " + s.media + " {\n")
+		for _, line := range strings.SplitAfter(css.String(), "\n") {
+			if line != "" {
+				b.WriteString("  " + line)
+			}
+		}
+		b.WriteString("}\n")
 	}
-	b.WriteString("}\n")
 	return b.Bytes(), nil
 }

@@ -33,6 +33,7 @@ var matrixLegend = []struct{ Status, Label string }{
 	{findings.DiffRemoved, "removed"},
 	{findings.DiffMissing, "missing (not located)"},
 	{cellLocated, "located (first release)"},
+	{cellAbsent, "no such finding yet"},
 }
 
 // Geometry, in SVG user units (CSS pixels).

@@ -107,3 +107,41 @@ func firstDiff(got, want []byte) string {
 	}
 	return "no line differs"
 }
+
+// TestHighlightSchemes checks that each colour scheme gets only its own
+// token colours: a light-style rule that reached dark screens would paint
+// dark text on the dark background wherever the dark style sets no colour
+// of its own (identifiers and punctuation, in chroma's github-dark).
+func TestHighlightSchemes(t *testing.T) {
+	css, err := highlightCSS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := map[string]string{}
+	media := ""
+	for _, line := range strings.Split(string(css), "\n") {
+		switch {
+		case strings.HasPrefix(line, "@media "):
+			media = strings.TrimSuffix(strings.TrimPrefix(line, "@media "), " {")
+		case line == "}":
+			media = ""
+		case strings.HasPrefix(line, "  "):
+			blocks[media] += line + "\n"
+		case strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "/*"):
+			t.Errorf("rule outside a colour-scheme block: %q", line)
+		}
+	}
+	light := blocks["not screen and (prefers-color-scheme: dark)"]
+	dark := blocks["screen and (prefers-color-scheme: dark)"]
+	if len(blocks) != 2 || light == "" || dark == "" {
+		t.Fatalf("want one light and one dark block, got %d blocks", len(blocks))
+	}
+	// Identifiers are dark in the light style and inherit the light
+	// foreground in the dark one.
+	if !strings.Contains(light, ".chroma .nx { color: #1f2328 }") {
+		t.Errorf("light block lacks the identifier colour:\n%s", light)
+	}
+	if strings.Contains(dark, "#1f2328") {
+		t.Errorf("dark block paints text with the light style's foreground:\n%s", dark)
+	}
+}
