@@ -157,13 +157,8 @@ func (o *Opened) ensure(ctx context.Context, ref string) error {
 		if o.opts.Progress != nil {
 			fmt.Fprintf(o.opts.Progress, "keyfindings: cache entry %s is damaged; fetching it again\n", o.cache.dir)
 		}
-		if err = os.RemoveAll(o.cache.dir); err == nil {
-			var repo *git.Repository
-			if repo, err = openCacheRepo(o.cache.dir, o.url); err == nil {
-				o.Repo = repo
-				o.fetched = map[string]bool{}
-				err = o.fetch(ctx, o.url, ref)
-			}
+		if err = o.resetEntry(); err == nil {
+			err = o.fetch(ctx, o.url, ref)
 		}
 		if err == nil && !usable(o.Repo, ref) {
 			err = fmt.Errorf("fetch %s: %s is unreadable even after a fresh fetch; check the server's repository", o.url, ref)
@@ -194,7 +189,10 @@ func usable(repo *git.Repository, ref string) (ok bool) {
 	}()
 	c, err := ResolveCommit(repo, ref)
 	if err != nil {
-		return strings.Contains(err.Error(), "unknown revision")
+		// A name the entry holds whose commit it lacks is damage (an
+		// earlier fetch stopped half-way); a name it does not hold is
+		// reported later as what it is.
+		return !isRefName(repo, ref) && strings.Contains(err.Error(), "unknown revision")
 	}
 	tree, err := c.Tree()
 	if err != nil {
@@ -232,8 +230,12 @@ func openCacheRepo(dir, url string) (*git.Repository, error) {
 }
 
 // fetch brings ref into the cache. A full commit id or the pinned commit
-// already present needs no network. Otherwise it tries a shallow fetch of
-// the one ref, then a full fetch of all branches and tags.
+// already present needs no network. Otherwise it fetches the one ref (a
+// tag or a branch) — shallow while the entry is new or shallow, in full
+// once it holds whole history — and, when that is not enough, every
+// branch and tag in full. go-git cannot deepen a shallow entry (a full
+// fetch into one still lacks the commits behind its shallow boundary), so
+// a shallow entry is started afresh before a full fetch.
 func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 	if isHex(ref) && len(ref) == 40 {
 		if _, err := o.Repo.CommitObject(plumbing.NewHash(ref)); err == nil {
@@ -258,13 +260,18 @@ func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 		}
 		return false, o.fetchError(ctx, url, err)
 	}
+	shallow := isShallow(o.Repo)
 	if !isHex(ref) && ref != "HEAD" {
-		// One tag, or one branch, shallow: all a build of it needs.
+		// One tag, or one branch: all a build of it needs.
+		depth := 0
+		if shallow || !hasRefs(o.Repo) {
+			depth = 1
+		}
 		for _, spec := range []config.RefSpec{
 			config.RefSpec("+refs/tags/" + ref + ":refs/tags/" + ref),
-			config.RefSpec("+refs/heads/" + ref + ":refs/remotes/origin/" + ref),
+			config.RefSpec("+refs/heads/" + ref + ":refs/heads/" + ref),
 		} {
-			ok, err := try([]config.RefSpec{spec}, 1)
+			ok, err := try([]config.RefSpec{spec}, depth)
 			if ok {
 				return nil
 			}
@@ -273,19 +280,58 @@ func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 			}
 		}
 	}
-	// Full fetch: every branch and tag. It also turns an earlier shallow
-	// clone into one that holds the requested commit.
-	ok, err := try([]config.RefSpec{"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"}, 0)
-	if ok {
-		if ref == "HEAD" {
-			return o.setHead()
+	if shallow {
+		if err := o.resetEntry(); err != nil {
+			return err
 		}
-		return nil
+	}
+	// Full fetch: every branch and tag, branches under their own names so
+	// that --ref <branch> resolves as in the upstream repository.
+	ok, err := try([]config.RefSpec{"+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"}, 0)
+	if ok {
+		return o.setHead(ctx)
 	}
 	if errors.Is(err, errTryFull) {
 		return fmt.Errorf("fetch %s: %s; check the URL or pass --repo PATH to a local copy", url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": "))
 	}
 	return err
+}
+
+// isShallow reports whether repo holds only part of its history.
+func isShallow(repo *git.Repository) bool {
+	s, err := repo.Storer.Shallow()
+	return err == nil && len(s) > 0
+}
+
+// hasRefs reports whether repo holds any reference besides HEAD.
+func hasRefs(repo *git.Repository) bool {
+	iter, err := repo.References()
+	if err != nil {
+		return false
+	}
+	defer iter.Close()
+	found := errors.New("found")
+	return iter.ForEach(func(r *plumbing.Reference) error {
+		if r.Name() != plumbing.HEAD {
+			return found
+		}
+		return nil
+	}) == found
+}
+
+// resetEntry empties the cache entry (keeping its lock) for a fetch from
+// scratch.
+func (o *Opened) resetEntry() error {
+	if err := os.RemoveAll(o.cache.dir); err != nil {
+		return fmt.Errorf("reset cache entry %s: %w", o.cache.dir, err)
+	}
+	repo, err := openCacheRepo(o.cache.dir, o.url)
+	if err != nil {
+		return err
+	}
+	o.Repo = repo
+	o.fetched = map[string]bool{}
+	return nil
 }
 
 // errTryFull marks a fetch error after which a wider fetch may succeed
@@ -310,19 +356,19 @@ func (o *Opened) fetchError(ctx context.Context, url string, err error) error {
 }
 
 // setHead points the cache's HEAD at the remote's default branch.
-func (o *Opened) setHead() error {
+func (o *Opened) setHead(ctx context.Context) error {
 	rem, err := o.Repo.Remote("origin")
 	if err != nil {
 		return err
 	}
-	refs, err := rem.List(&git.ListOptions{})
+	refs, err := rem.ListContext(ctx, &git.ListOptions{})
 	if err != nil {
 		return nil
 	}
 	for _, r := range refs {
 		if r.Name() == plumbing.HEAD {
 			if r.Type() == plumbing.SymbolicReference {
-				target := plumbing.NewRemoteReferenceName("origin", r.Target().Short())
+				target := plumbing.NewBranchReferenceName(r.Target().Short())
 				return o.Repo.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, target))
 			}
 			return o.Repo.Storer.SetReference(plumbing.NewHashReference(plumbing.HEAD, r.Hash()))

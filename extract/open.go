@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -121,7 +122,9 @@ func (o *Opened) openLocal(p string) error {
 	if !info.IsDir() {
 		return fmt.Errorf("--repo %s is a file, not a git repository or directory; give the repository's directory", p)
 	}
-	r, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: false})
+	// A linked worktree keeps its objects and refs in the main
+	// repository's directory (commondir).
+	r, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: false, EnableDotGitCommonDir: true})
 	if err == nil {
 		if r, err = withSmallCache(r); err != nil {
 			return fmt.Errorf("--repo %s: cannot open as a git repository: %v", p, err)
@@ -221,12 +224,28 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 	if strings.HasPrefix(ref, "-") || ref == "" {
 		return nil, fmt.Errorf("--ref %q is not a valid ref; give a tag, branch or commit", ref)
 	}
+	// go-git reads "<rev>:<path>" and "<rev>^{tree}" as the commit itself;
+	// git reads them as a blob or a tree. Neither names a commit.
+	if strings.Contains(ref, ":") || (strings.Contains(ref, "^{") && !strings.HasSuffix(ref, "^{commit}")) {
+		return nil, fmt.Errorf("--ref %s names a file or a tree, not a commit; give a tag, branch or commit", ref)
+	}
+	named := isRefName(repo, ref)
+	if !named && allHex(ref) {
+		if len(ref) < 4 {
+			return nil, fmt.Errorf("--ref %s: an abbreviated commit id needs at least 4 hex digits", ref)
+		}
+		// Commit ids are lowercase; git accepts either case.
+		ref = strings.ToLower(ref)
+	}
 	h, err := repo.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
-		return nil, fmt.Errorf("--ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
+		// go-git stops at the first tag object; git peels a tag of a tag.
+		if h, err = peelTag(repo, ref); err != nil {
+			return nil, fmt.Errorf("--ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
+		}
 	}
-	if isHex(ref) && len(ref) < 40 && !isRefName(repo, ref) {
-		if n, err := countCommitsWithPrefix(repo, strings.ToLower(ref)); err == nil && n > 1 {
+	if isHex(ref) && len(ref) < 40 && !named {
+		if n, err := countCommitsWithPrefix(repo, ref); err == nil && n > 1 {
 			return nil, fmt.Errorf("--ref %s: abbreviated commit id is ambiguous (%d commits match); give more digits", ref, n)
 		}
 	}
@@ -235,6 +254,35 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 		return nil, fmt.Errorf("--ref %s: %s is not a readable commit: %v", ref, h, err)
 	}
 	return c, nil
+}
+
+// peelTag follows refs/tags/<name> through any number of annotated tag
+// objects to the commit at the end.
+func peelTag(repo *git.Repository, name string) (*plumbing.Hash, error) {
+	r, err := repo.Reference(plumbing.NewTagReferenceName(name), true)
+	if err != nil {
+		return nil, err
+	}
+	h := r.Hash()
+	for range 16 {
+		t, err := repo.TagObject(h)
+		if err != nil {
+			return nil, err
+		}
+		if t.TargetType == plumbing.CommitObject {
+			return &t.Target, nil
+		}
+		if t.TargetType != plumbing.TagObject {
+			return nil, fmt.Errorf("tag %s points at a %s, not a commit", name, t.TargetType)
+		}
+		h = t.Target
+	}
+	return nil, fmt.Errorf("tag %s: too many nested tags", name)
+}
+
+// allHex reports whether s is non-empty and only hex digits.
+func allHex(s string) bool {
+	return s != "" && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
 }
 
 func isRefName(repo *git.Repository, name string) bool {
@@ -268,11 +316,14 @@ func countCommitsWithPrefix(repo *git.Repository, prefix string) (int, error) {
 const objectCacheSize = 16 * cache.MiByte
 
 // withSmallCache reopens r's object storage with a smaller object cache.
-// The work tree is dropped: keyfindings reads git objects only.
+// The work tree is dropped: keyfindings reads git objects only. Alternate
+// object directories (objects/info/alternates, as `git clone --shared`
+// writes) are looked up on the real filesystem, where git looks for them.
 func withSmallCache(r *git.Repository) (*git.Repository, error) {
 	st, ok := r.Storer.(*filesystem.Storage)
 	if !ok {
 		return r, nil
 	}
-	return git.Open(filesystem.NewStorage(st.Filesystem(), cache.NewObjectLRU(objectCacheSize)), nil)
+	opts := filesystem.Options{AlternatesFS: osfs.New("/")}
+	return git.Open(filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize), opts), nil)
 }

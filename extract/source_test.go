@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -131,6 +133,9 @@ func TestSourceErrors(t *testing.T) {
 		{"missing path", Options{Repo: filepath.Join(r.dir, "nope"), Pin: pin}, "", "no such file or directory"},
 		{"a file", Options{Repo: file, Pin: pin}, "", "is a file"},
 		{"ref on a plain directory", Options{Repo: fixtureTree, Pin: pin}, "v1", "plain directory"},
+		{"too short a commit id", Options{Repo: r.dir, Pin: pin}, "abc", "at least 4 hex digits"},
+		{"a file at a ref", Options{Repo: r.dir, Pin: pin}, "v0.1.0:LICENSE", "names a file or a tree"},
+		{"a tree", Options{Repo: r.dir, Pin: pin}, "v0.1.0^{tree}", "names a file or a tree"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -278,4 +283,147 @@ func TestCorruptCacheRefetched(t *testing.T) {
 		t.Errorf("extract from the refetched cache: %v", err)
 	}
 	o.Close()
+}
+
+// TestRefForms checks the ref spellings git accepts beyond the plain ones:
+// an uppercase abbreviated id, and a tag of a tag, peeled to its commit.
+func TestRefForms(t *testing.T) {
+	r, first, _ := fixtureRepo(t)
+	tagRef, err := r.repo.Reference("refs/tags/v0.1.0", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.repo.CreateTag("nested", tagRef.Hash(), &git.CreateTagOptions{Tagger: &object.Signature{Name: "F", Email: "f@example.invalid", When: r.when}, Message: "a tag of a tag"}); err != nil {
+		t.Fatal(err)
+	}
+	pin := findings.Pin{Repo: "https://github.com/anomalyco/opencode"}
+	for _, ref := range []string{strings.ToUpper(first[:8]), "nested"} {
+		_, at, err := openAt(t, Options{Repo: r.dir, Pin: pin}, ref)
+		if err != nil {
+			t.Errorf("--ref %s: %v", ref, err)
+			continue
+		}
+		if at.Commit != first || at.Ref != ref {
+			t.Errorf("--ref %s: commit %s ref %s, want %s", ref, at.Commit, at.Ref, first)
+		}
+	}
+}
+
+// TestLinkedWorktreeAndAlternates opens two layouts that keep a
+// repository's objects elsewhere: a linked worktree (as `git worktree
+// add` makes it: a .git file and a commondir) and a repository that
+// borrows its objects through objects/info/alternates (as `git clone
+// --shared` makes it). Both are built by hand, so no git binary is needed.
+func TestLinkedWorktreeAndAlternates(t *testing.T) {
+	r, first, second := fixtureRepo(t)
+	pin := findings.Pin{Repo: "https://github.com/anomalyco/opencode"}
+	mainGit := filepath.Join(r.dir, ".git")
+
+	wt := t.TempDir()
+	admin := filepath.Join(mainGit, "worktrees", "wt")
+	writeFile(t, filepath.Join(admin, "HEAD"), first+"\n")
+	writeFile(t, filepath.Join(admin, "commondir"), "../..\n")
+	writeFile(t, filepath.Join(admin, "gitdir"), filepath.Join(wt, ".git")+"\n")
+	writeFile(t, filepath.Join(wt, ".git"), "gitdir: "+admin+"\n")
+
+	shared := t.TempDir()
+	if _, err := git.PlainInit(shared, true); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(shared, "objects", "info", "alternates"), filepath.Join(mainGit, "objects")+"\n")
+	writeFile(t, filepath.Join(shared, "refs", "tags", "v0.2.0"), second+"\n")
+
+	for _, tt := range []struct{ name, dir, ref, commit string }{
+		{"worktree HEAD", wt, "", first},
+		{"worktree tag", wt, "v0.1.0", first},
+		{"shared clone", shared, "v0.2.0", second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, at, err := openAt(t, Options{Repo: tt.dir, Pin: pin}, tt.ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Kind != KindLocalGit || at.Commit != tt.commit {
+				t.Fatalf("kind %v commit %s, want a git repository at %s", o.Kind, at.Commit, tt.commit)
+			}
+			if _, err := at.Snapshot.ReadFile(routingPath); err != nil {
+				t.Errorf("read %s: %v", routingPath, err)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestURLCacheBeyondShallow fetches a URL source one tag at a time
+// (shallow), then asks for history behind that tag: an older commit by id,
+// an older tag, a branch and HEAD~1. Each must resolve, in the same cache
+// entry, as it would in a fresh clone.
+func TestURLCacheBeyondShallow(t *testing.T) {
+	r, first, second := fixtureRepo(t)
+	// A lightweight tag, as `git tag v0.2.0` makes.
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference("refs/tags/v0.2.0", plumbing.NewHash(second))); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Repo: "file://" + r.dir, CacheDir: t.TempDir(), Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}
+	for _, tt := range []struct{ ref, commit string }{
+		{"v0.2.0", second},
+		{first, first},
+		{"v0.1.0", first},
+		{"main", second},
+		{"HEAD~1", first},
+	} {
+		opts.Ref = tt.ref // as the commands pass it: Open fetches what it names
+		o, at, err := openAt(t, opts, tt.ref)
+		if err != nil {
+			t.Fatalf("--ref %s after the earlier refs: %v", tt.ref, err)
+		}
+		if at.Commit != tt.commit {
+			t.Errorf("--ref %s: commit %s, want %s", tt.ref, at.Commit, tt.commit)
+		}
+		o.Close()
+	}
+}
+
+// TestURLCacheTagWithoutCommit opens an entry that holds a tag whose
+// commit it lacks (what a full fetch into a shallow entry used to leave,
+// and what caches written then may still hold): the build must come out
+// of it with the commit.
+func TestURLCacheTagWithoutCommit(t *testing.T) {
+	r, first, _ := fixtureRepo(t)
+	url := "file://" + r.dir
+	cache := t.TempDir()
+	entry, err := openCacheRepo(cachePath(cache, url), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tagRef, err := r.repo.Reference("refs/tags/v0.1.0", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := r.repo.Storer.EncodedObject(plumbing.TagObject, tagRef.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := entry.Storer.SetEncodedObject(obj); err != nil {
+		t.Fatal(err)
+	}
+	if err := entry.Storer.SetReference(tagRef); err != nil {
+		t.Fatal(err)
+	}
+	_, at, err := openAt(t, Options{Repo: url, Ref: "v0.1.0", CacheDir: cache, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}, "v0.1.0")
+	if err != nil {
+		t.Fatalf("entry with a tag but not its commit: %v", err)
+	}
+	if at.Commit != first {
+		t.Errorf("commit %s, want %s", at.Commit, first)
+	}
 }

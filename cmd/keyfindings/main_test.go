@@ -82,6 +82,8 @@ func TestErrorsAreOneLine(t *testing.T) {
 		{"broken definition", []string{"build", "--repo", extractTree, "--defs", badDefs, "--out", out}, 1, "broken.yaml"},
 		{"broken definition before any source", []string{"build", "--repo", "https://127.0.0.1:1/never-contacted.git", "--defs", badDefs, "--out", out}, 1, "broken.yaml"},
 		{"not a repository", []string{"build", "--repo", filepath.Join(extractTree, "LICENSE"), "--defs", extractDefs, "--out", out}, 1, "not a git repository"},
+		{"web URL that is a path", []string{"build", "--repo", extractTree, "--defs", extractDefs, "--web-url", "/srv/opencode", "--out", out}, 2, "not an http(s) URL"},
+		{"web URL with a script scheme", []string{"build", "--repo", extractTree, "--defs", extractDefs, "--web-url", "javascript:alert(1)", "--out", out}, 2, "not an http(s) URL"},
 		{"unreachable URL", []string{"build", "--repo", "https://127.0.0.1:1/opencode.git", "--cache", t.TempDir(), "--defs", extractDefs, "--out", out, "--quiet"}, 1, "--repo PATH"},
 	}
 	for _, tt := range tests {
