@@ -112,6 +112,9 @@ func IsURL(s string) bool {
 }
 
 func (o *Opened) openLocal(p string) error {
+	if scheme, _, ok := strings.Cut(p, "://"); ok && !strings.ContainsAny(scheme, "/\\") {
+		return fmt.Errorf("--repo %s: unsupported URL scheme %q; use https://, http://, git://, ssh:// or file://, or a local path", p, scheme)
+	}
 	info, err := os.Stat(p)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

@@ -133,6 +133,7 @@ func TestSourceErrors(t *testing.T) {
 		{"missing path", Options{Repo: filepath.Join(r.dir, "nope"), Pin: pin}, "", "no such file or directory"},
 		{"a file", Options{Repo: file, Pin: pin}, "", "is a file"},
 		{"ref on a plain directory", Options{Repo: fixtureTree, Pin: pin}, "v1", "plain directory"},
+		{"unsupported scheme", Options{Repo: "ftp://example.invalid/opencode.git", Pin: pin}, "", "unsupported URL scheme"},
 		{"too short a commit id", Options{Repo: r.dir, Pin: pin}, "abc", "at least 4 hex digits"},
 		{"a file at a ref", Options{Repo: r.dir, Pin: pin}, "v0.1.0:LICENSE", "names a file or a tree"},
 		{"a tree", Options{Repo: r.dir, Pin: pin}, "v0.1.0^{tree}", "names a file or a tree"},

@@ -83,6 +83,11 @@ func checkTarget(out string, force bool) error {
 	if err != nil {
 		return fmt.Errorf("--out %s: %w", out, err)
 	}
+	if info.Mode()&os.ModeSymlink != 0 {
+		// The site is renamed into place, which would replace the link,
+		// not write where it points.
+		return fmt.Errorf("--out %s is a symbolic link; give the directory it points to", out)
+	}
 	if !info.IsDir() {
 		return fmt.Errorf("--out %s is a file, not a directory; choose another --out", out)
 	}

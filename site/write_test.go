@@ -42,6 +42,13 @@ func TestWriteDirTargets(t *testing.T) {
 			os.WriteFile(f, []byte("mine"), 0o644)
 			return f
 		}, false, "is a file"},
+		{"a link to a directory", func(p string) string {
+			d := filepath.Join(p, "real")
+			os.Mkdir(d, 0o755)
+			l := filepath.Join(p, "site")
+			os.Symlink(d, l)
+			return l
+		}, true, "is a symbolic link"},
 		{"a foreign non-empty directory", func(p string) string {
 			d := filepath.Join(p, "site")
 			os.Mkdir(d, 0o755)
