@@ -197,7 +197,7 @@ type Resolved struct {
 func (o *Opened) At(ref string) (*Resolved, error) {
 	if o.Kind == KindDir {
 		if ref != "" {
-			return nil, fmt.Errorf("--ref %s: %s is a plain directory, not a git repository; drop --ref or point --repo at a repository", ref, o.Dir)
+			return nil, fmt.Errorf("ref %s: %s is a plain directory, not a git repository; refs need --repo to name a git repository", ref, o.Dir)
 		}
 		return &Resolved{Snapshot: NewDirSnapshot(o.Dir)}, nil
 	}
@@ -225,17 +225,17 @@ func (o *Opened) At(ref string) (*Resolved, error) {
 // commit. An abbreviated id matching several commits is an error.
 func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 	if strings.HasPrefix(ref, "-") || ref == "" {
-		return nil, fmt.Errorf("--ref %q is not a valid ref; give a tag, branch or commit", ref)
+		return nil, fmt.Errorf("ref %q is not a valid ref; give a tag, branch or commit", ref)
 	}
 	// go-git reads "<rev>:<path>" and "<rev>^{tree}" as the commit itself;
 	// git reads them as a blob or a tree. Neither names a commit.
 	if strings.Contains(ref, ":") || (strings.Contains(ref, "^{") && !strings.HasSuffix(ref, "^{commit}")) {
-		return nil, fmt.Errorf("--ref %s names a file or a tree, not a commit; give a tag, branch or commit", ref)
+		return nil, fmt.Errorf("ref %s names a file or a tree, not a commit; give a tag, branch or commit", ref)
 	}
 	named := isRefName(repo, ref)
 	if !named && allHex(ref) {
 		if len(ref) < 4 {
-			return nil, fmt.Errorf("--ref %s: an abbreviated commit id needs at least 4 hex digits", ref)
+			return nil, fmt.Errorf("ref %s: an abbreviated commit id needs at least 4 hex digits", ref)
 		}
 		// Commit ids are lowercase; git accepts either case.
 		ref = strings.ToLower(ref)
@@ -244,17 +244,17 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 	if err != nil {
 		// go-git stops at the first tag object; git peels a tag of a tag.
 		if h, err = peelTag(repo, ref); err != nil {
-			return nil, fmt.Errorf("--ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
+			return nil, fmt.Errorf("ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
 		}
 	}
 	if isHex(ref) && len(ref) < 40 && !named {
 		if n, err := countCommitsWithPrefix(repo, ref); err == nil && n > 1 {
-			return nil, fmt.Errorf("--ref %s: abbreviated commit id is ambiguous (%d commits match); give more digits", ref, n)
+			return nil, fmt.Errorf("ref %s: abbreviated commit id is ambiguous (%d commits match); give more digits", ref, n)
 		}
 	}
 	c, err := repo.CommitObject(*h)
 	if err != nil {
-		return nil, fmt.Errorf("--ref %s: %s is not a readable commit: %v", ref, h, err)
+		return nil, fmt.Errorf("ref %s: %s is not a readable commit: %v", ref, h, err)
 	}
 	return c, nil
 }

@@ -128,9 +128,11 @@ func isASCIIPunct(c byte) bool {
 
 const (
 	linesPat = `L(\d{1,9})(?:[–-]L?(\d{1,9}))?`
-	hashPat  = `[ \t]*·[ \t]*SHA-256[ \t]+([0-9a-fA-F]{12,64})(?:…|\.\.\.)?`
-	linkPat  = `\[((?:\\.|[^\\\[\]\n])+)\]\(([^\s()<>]+)\)`
-	dirPat   = "`([^`\n]+)` " + linesPat
+	// The hash tail as Format writes it, and as Markdown may carry it:
+	// wrapped onto the next line, with a colon, or as a code span.
+	hashPat = `[ \t]*(?:\r?\n[ \t]*)?·[ \t]*(?:\r?\n[ \t]*)?SHA-256:?(?:[ \t]+|[ \t]*\r?\n[ \t]*)` + "`?" + `([0-9a-fA-F]{12,64})(?:…|\.\.\.)?` + "`?"
+	linkPat = `\[((?:\\.|[^\\\[\]\n])+)\]\(([^\s()<>]+)\)`
+	dirPat  = "`([^`\n]+)` " + linesPat
 )
 
 var (
@@ -139,7 +141,9 @@ var (
 	linkTextRe = regexp.MustCompile(`^(.+) ` + linesPat + ` @([0-9a-fA-F]{4,40})$`)
 	fragmentRe = regexp.MustCompile(`^L(\d{1,9})(?:-L(\d{1,9}))?$`)
 	hexRe      = regexp.MustCompile(`^[0-9a-f]{4,40}$`)
-	scanRe     = regexp.MustCompile(linkPat + `(?:` + hashPat + `)?|` + dirPat + hashPat)
+	// tailRe finds a hash tail that hashPat could not read.
+	tailRe = regexp.MustCompile(`^\s*·\s*SHA-256`)
+	scanRe = regexp.MustCompile(linkPat + `(?:` + hashPat + `)?|` + dirPat + hashPat)
 )
 
 // ParseCitation reads a citation in the cite format (either form) or a
@@ -339,15 +343,29 @@ type FoundCitation struct {
 // that neither carry a "· SHA-256" tail nor have citation-shaped text
 // (<path> L<a>–<b> @<commit>) are ordinary links and are skipped; a
 // citation-shaped one that does not parse is returned with Err set.
+//
+// A citation followed by a "· SHA-256" tail whose hash cannot be read is
+// returned with Err set too: checking it without its hash would report ok
+// for a hash nobody checked.
 func FindCitations(text string) []FoundCitation {
 	var out []FoundCitation
-	for _, m := range scanRe.FindAllStringSubmatch(text, -1) {
-		isCite := m[3] != "" || m[4] != "" || linkTextRe.MatchString(m[1])
-		if !isCite {
+	for _, ix := range scanRe.FindAllStringSubmatchIndex(text, -1) {
+		group := func(i int) string {
+			if ix[2*i] < 0 {
+				return ""
+			}
+			return text[ix[2*i]:ix[2*i+1]]
+		}
+		whole, hashed := group(0), group(3) != "" || group(4) != ""
+		if !hashed && !linkTextRe.MatchString(group(1)) {
 			continue
 		}
-		c, err := ParseCitation(m[0])
-		out = append(out, FoundCitation{Text: m[0], Citation: c, Err: err})
+		if !hashed && tailRe.MatchString(text[ix[1]:]) {
+			out = append(out, FoundCitation{Text: whole, Err: fmt.Errorf("%q is followed by a SHA-256 that is not 12 to 64 hex digits; write it as · SHA-256 <hex>…", short(whole))})
+			continue
+		}
+		c, err := ParseCitation(whole)
+		out = append(out, FoundCitation{Text: whole, Citation: c, Err: err})
 	}
 	return out
 }
@@ -358,12 +376,25 @@ func CiteRecord(doc *Document, r *Record) (Citation, error) {
 		return Citation{}, fmt.Errorf("finding %s is %s: %s", r.ID, r.Status, problem(r))
 	}
 	c := Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
-	if doc.Source.Commit != nil && r.Permalink != nil {
-		commit := *doc.Source.Commit
-		if i := strings.Index(*r.Permalink, "/blob/"+commit+"/"); i > 0 {
-			c.Commit, c.WebURL = commit, (*r.Permalink)[:i]
-		}
+	if doc.Source.Commit == nil {
+		return c, nil
 	}
+	// A record of a git source is cited at the document's commit, whatever
+	// its permalink says; a permalink naming another commit is a record
+	// that was edited, not one to check somewhere else.
+	commit := *doc.Source.Commit
+	web := strings.TrimSuffix(doc.Source.Repo, "/")
+	if r.Permalink != nil {
+		i := strings.Index(*r.Permalink, "/blob/"+commit+"/")
+		if i <= 0 {
+			return Citation{}, fmt.Errorf("finding %s: its permalink does not name the document's commit %s", r.ID, commit)
+		}
+		web = (*r.Permalink)[:i]
+	}
+	if web == "" {
+		return Citation{}, fmt.Errorf("finding %s has no permalink and the document no source.repo: nothing says where commit %s is", r.ID, commit)
+	}
+	c.Commit, c.WebURL = commit, web
 	return c, nil
 }
 

@@ -147,6 +147,19 @@ func TestCiteRecord(t *testing.T) {
 	if _, err := CiteRecord(d, notLocated("b", StatusAmbiguous, "2 places match")); err == nil || !strings.Contains(err.Error(), "b is ambiguous: 2 places match") {
 		t.Errorf("not located: %v", err)
 	}
+	// Without a permalink the record is still cited at the document's
+	// commit (never at whatever the repository's HEAD is).
+	d.Source.Repo = testWeb
+	bare := *r
+	bare.Permalink = nil
+	if c, err := CiteRecord(d, &bare); err != nil || c.Commit != testCommit || c.Permalink() != *r.Permalink {
+		t.Errorf("no permalink: %+v, %v; want the citation at %s", c, err, testCommit)
+	}
+	other := *r
+	other.Permalink = sp(testWeb + "/blob/" + strings.Repeat("0", 40) + "/src/a.ts#L4-L5")
+	if _, err := CiteRecord(d, &other); err == nil || !strings.Contains(err.Error(), "does not name the document's commit") {
+		t.Errorf("permalink at another commit: %v", err)
+	}
 }
 
 func FuzzParseCitation(f *testing.F) {
@@ -173,4 +186,24 @@ func FuzzParseCitation(f *testing.F) {
 			t.Fatalf("FindCitations(%q) = %+v, want %+v", text, found, c)
 		}
 	})
+}
+
+// TestFindCitationHashTails reads the hash however Markdown carries it
+// (wrapped, with a colon, in a code span) and never drops one it cannot
+// read: that citation is reported broken, not checked without its hash.
+func TestFindCitationHashTails(t *testing.T) {
+	link := "[src/a.ts L1–5 @127bdb3](" + testWeb + "/blob/" + testCommit + "/src/a.ts#L1-L5)"
+	want := Citation{Path: "src/a.ts", Start: 1, End: 5, Commit: testCommit, WebURL: testWeb, Hash: "000000000000"}
+	for _, tail := range []string{" · SHA-256 000000000000…", " ·\nSHA-256 000000000000…", " · SHA-256: 000000000000…", " · SHA-256 `000000000000…`"} {
+		found := FindCitations("See " + link + tail + " here.\n")
+		if len(found) != 1 || found[0].Err != nil || found[0].Citation != want {
+			t.Errorf("tail %q: %+v, want %+v", tail, found, want)
+		}
+	}
+	for _, tail := range []string{" · SHA-256 zz0000000000…", " ·\nSHA-256 0000…"} {
+		found := FindCitations("See " + link + tail + "\n")
+		if len(found) != 1 || found[0].Err == nil || !strings.Contains(found[0].Err.Error(), "not 12 to 64 hex digits") {
+			t.Errorf("tail %q: %+v, want an error", tail, found)
+		}
+	}
 }

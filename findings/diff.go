@@ -57,12 +57,19 @@ type FactChange struct {
 	Items []string
 }
 
-// Changed reports whether any finding is not unchanged.
+// Changed reports whether anything differs between the two sides: any
+// finding not unchanged, except one missing on both sides for the same
+// reason (as git diff --exit-code, which is quiet when nothing differs).
 func (d *Diff) Changed() bool {
 	for _, f := range d.Findings {
-		if f.Status != DiffUnchanged {
-			return true
+		if f.Status == DiffUnchanged {
+			continue
 		}
+		if f.Status == DiffMissing && f.Old != nil && f.New != nil && !f.Old.Located() &&
+			f.Old.Status == f.New.Status && problem(f.Old) == problem(f.New) {
+			continue
+		}
+		return true
 	}
 	return false
 }
@@ -88,6 +95,9 @@ func (d *Diff) Counts() map[string]int {
 //     carry other facts; Note says so)
 //   - located in old only, or in neither: missing, with the problems
 //   - located in new only: added, with a Note giving the old problem
+//
+// An id only in the new document is added, or missing when it is not
+// located there; an id only in the old one is removed.
 func Compare(old, new *Document) *Diff {
 	d := &Diff{Old: old, New: new}
 	oldBy := map[string]*Record{}
@@ -161,6 +171,10 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 	switch {
 	case o == nil:
 		fd.Status = DiffAdded
+		if !n.Located() {
+			fd.Status = DiffMissing
+			fd.Note = fmt.Sprintf("a new finding, not located: %s: %s", n.Status, problem(n))
+		}
 		return fd
 	case n == nil:
 		fd.Status = DiffRemoved

@@ -15,19 +15,22 @@ func TestCompareStatuses(t *testing.T) {
 		note     string // substring
 		hunks    int
 		facts    []string
+		same     bool // nothing differs, though the status is not unchanged
 	}{
-		{"unchanged", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 3, body, nil), DiffUnchanged, "", 0, nil},
-		{"other lines", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 9, body, nil), DiffMoved, "", 0, nil},
-		{"other file", located("a", "x.ts", 3, body, nil), located("a", "y/x.ts", 3, body, nil), DiffMoved, "", 0, nil},
-		{"bytes differ", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, strings.Replace(body, "1", "2", 1), Facts{"n": 2}), DiffChanged, "", 1, []string{"n"}},
-		{"same bytes, fact from outside differs", located("a", "x.ts", 3, body, Facts{"file": "a.txt"}), located("a", "x.ts", 3, body, Facts{"file": "b.txt"}), DiffChanged, "byte-identical", 0, []string{"file"}},
-		{"same facts in other number types", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, body, Facts{"n": 1.0}), DiffUnchanged, "", 0, nil},
-		{"added", nil, located("a", "x.ts", 3, body, nil), DiffAdded, "", 0, nil},
-		{"removed", located("a", "x.ts", 3, body, nil), nil, DiffRemoved, "", 0, nil},
-		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "located in the old source; missing in the new one: file not found: x.ts", 0, nil},
-		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "ambiguous in the new one: 2 places match", 0, nil},
-		{"in neither", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "no match in x.ts"), DiffMissing, "not located in either source", 0, nil},
-		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffAdded, "newly located; in the old source it was missing", 0, nil},
+		{"unchanged", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 3, body, nil), DiffUnchanged, "", 0, nil, false},
+		{"other lines", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 9, body, nil), DiffMoved, "", 0, nil, false},
+		{"other file", located("a", "x.ts", 3, body, nil), located("a", "y/x.ts", 3, body, nil), DiffMoved, "", 0, nil, false},
+		{"bytes differ", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, strings.Replace(body, "1", "2", 1), Facts{"n": 2}), DiffChanged, "", 1, []string{"n"}, false},
+		{"same bytes, fact from outside differs", located("a", "x.ts", 3, body, Facts{"file": "a.txt"}), located("a", "x.ts", 3, body, Facts{"file": "b.txt"}), DiffChanged, "byte-identical", 0, []string{"file"}, false},
+		{"same facts in other number types", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, body, Facts{"n": 1.0}), DiffUnchanged, "", 0, nil, false},
+		{"added", nil, located("a", "x.ts", 3, body, nil), DiffAdded, "", 0, nil, false},
+		{"removed", located("a", "x.ts", 3, body, nil), nil, DiffRemoved, "", 0, nil, false},
+		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "located in the old source; missing in the new one: file not found: x.ts", 0, nil, false},
+		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "ambiguous in the new one: 2 places match", 0, nil, false},
+		{"in neither", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "no match in x.ts"), DiffMissing, "not located in either source", 0, nil, true},
+		{"in neither, for other reasons", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "old missing: no match in x.ts; new missing: file not found", 0, nil, false},
+		{"new but not located", nil, notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "a new finding, not located: ambiguous: 2 places match", 0, nil, false},
+		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffAdded, "newly located; in the old source it was missing", 0, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +62,7 @@ func TestCompareStatuses(t *testing.T) {
 			if !reflect.DeepEqual(names, tt.facts) {
 				t.Errorf("facts %q, want %q", names, tt.facts)
 			}
-			if d.Changed() != (tt.status != DiffUnchanged) {
+			if d.Changed() != (tt.status != DiffUnchanged && !tt.same) {
 				t.Errorf("Changed() = %v for %s", d.Changed(), tt.status)
 			}
 		})

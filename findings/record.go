@@ -3,9 +3,11 @@ package findings
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
 	"sort"
 )
 
@@ -123,8 +125,39 @@ func DecodeDocument(data []byte, name string) (*Document, error) {
 	if d.Schema != Schema {
 		return nil, fmt.Errorf("%s: schema %q, want %q", name, d.Schema, Schema)
 	}
+	for i, r := range d.Findings {
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("%s: finding %d %v; rebuild the file with keyfindings build", name, i+1, err)
+		}
+	}
 	return &d, nil
 }
+
+// check rejects a record that other code would misread: no id, an
+// unknown status, or a located record without a complete citation.
+func (r *Record) check() error {
+	switch {
+	case r == nil:
+		return errors.New("is null")
+	case r.ID == "":
+		return errors.New("has no id")
+	case r.Status != StatusLocated && r.Status != StatusMissing && r.Status != StatusAmbiguous:
+		return fmt.Errorf("(%s) has status %q, not located, missing or ambiguous", r.ID, r.Status)
+	case !r.Located():
+		return nil
+	case r.Path == nil || *r.Path == "":
+		return fmt.Errorf("(%s) is located but has no path", r.ID)
+	case checkPath(*r.Path) != nil:
+		return fmt.Errorf("(%s): %v", r.ID, checkPath(*r.Path))
+	case r.Lines == nil || r.Lines.Start < 1 || r.Lines.End < r.Lines.Start:
+		return fmt.Errorf("(%s) is located but has no valid lines", r.ID)
+	case r.SHA256 == nil || !sha256Pattern.MatchString(*r.SHA256):
+		return fmt.Errorf("(%s) is located but its sha256 is not 64 lowercase hex digits", r.ID)
+	}
+	return nil
+}
+
+var sha256Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // Find returns the record with the given id, or nil.
 func (d *Document) Find(id string) *Record {

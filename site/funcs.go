@@ -159,6 +159,15 @@ func (r *renderer) funcs(html bool) map[string]any {
 			}
 			return "git show " + shellQuote(*r.doc.Source.Commit+":"+*rec.Path) + " | " + sed + " | sha256sum"
 		},
+		// cite is a located record's citation in the cite format, the
+		// text `keyfindings verify` reads back; "" when it has none.
+		"cite": func(rec *findings.Record) string {
+			c, err := findings.CiteRecord(r.doc, rec)
+			if err != nil {
+				return ""
+			}
+			return c.Short().Format()
+		},
 	}
 }
 

@@ -17,7 +17,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	var src sourceFlags
 	src.register(fs)
 	format := fs.String("format", "text", "output format: text, md (for a pull-request comment) or json")
-	exitCode := fs.Bool("exit-code", false, "exit 1 when any finding is not unchanged, like git diff --exit-code")
+	exitCode := fs.Bool("exit-code", false, "exit 1 when anything differs between A and B (a finding missing on both sides for the same reason does not), like git diff --exit-code")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err

@@ -133,9 +133,14 @@ func documentItems(file string, stderr io.Writer) ([]verifyItem, error) {
 	var items []verifyItem
 	for _, r := range doc.Findings {
 		c, err := findings.CiteRecord(doc, r)
-		if err != nil {
+		switch {
+		case err != nil && !r.Located():
 			// Not located: the record cites nothing to check.
 			fmt.Fprintf(stderr, "keyfindings verify: %s: skipped: %v\n", file, err)
+			continue
+		case err != nil:
+			// Located, but its citation contradicts the document.
+			items = append(items, verifyItem{text: r.ID, err: err})
 			continue
 		}
 		items = append(items, verifyItem{text: r.ID, citation: c, excerpt: r.Excerpt})

@@ -134,6 +134,12 @@ func TestVerifyInputs(t *testing.T) {
 	if code != 0 || strings.Count(out, "ok  ") != 6 || !strings.Contains(stderr, "never-there is missing") {
 		t.Errorf("findings.json: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
 	}
+	// The site's own findings.md carries each located record's citation
+	// in the cite format, so a reviewer can verify what they pasted.
+	out, stderr, code = f.verify(filepath.Join(build, "findings.md"))
+	if code != 0 || strings.Count(out, "ok  ") != 6 || strings.Count(out, "\n") != 6 {
+		t.Errorf("findings.md: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
 	out, _, code = f.verify("--ref", "v0.2.0", doc)
 	if code != 1 || strings.Count(out, "ok  ") != 2 || strings.Count(out, "moved ") != 1 || strings.Count(out, "changed ") != 3 {
 		t.Errorf("findings.json --ref v0.2.0: exit %d\n%s", code, out)

@@ -1,0 +1,43 @@
+package findings
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDecodeDocumentChecks refuses findings.json files that diff and
+// verify would otherwise misread (a null record crashed them; a short
+// hash let verify print ok), each with one line naming the record.
+func TestDecodeDocumentChecks(t *testing.T) {
+	hash := strings.Repeat("ab", 32)
+	rec := func(extra string) string {
+		return `{"schema":"keyfindings/v1","source":{"repo":"r","ref":"v","commit":null},"findings":[` + extra + `]}`
+	}
+	located := func(sha string) string {
+		return `{"id":"a","status":"located","path":"x.ts","lines":{"start":1,"end":2},"sha256":"` + sha + `"}`
+	}
+	tests := []struct{ name, data, want string }{
+		{"valid", rec(located(hash) + `,{"id":"b","status":"missing","problem":"no match in x.ts"}`), ""},
+		{"null record", rec("null"), "finding 1 is null"},
+		{"no id", rec(`{"status":"missing"}`), "finding 1 has no id"},
+		{"unknown status", rec(`{"id":"a","status":"found"}`), `(a) has status "found"`},
+		{"short hash", rec(located("6")), "(a) is located but its sha256 is not 64 lowercase hex digits"},
+		{"no lines", rec(`{"id":"a","status":"located","path":"x.ts","sha256":"` + hash + `"}`), "no valid lines"},
+		{"path outside the repository", rec(`{"id":"a","status":"located","path":"../../etc/passwd","lines":{"start":1,"end":1},"sha256":"` + hash + `"}`), `(a): path "../../etc/passwd" is not a clean repo-relative path`},
+		{"no path", rec(`{"id":"a","status":"located","lines":{"start":1,"end":1},"sha256":"` + hash + `"}`), "no path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeDocument([]byte(tt.data), "f.json")
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "f.json: ") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %v, want one line naming f.json and %q", err, tt.want)
+			}
+		})
+	}
+}
