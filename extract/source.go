@@ -270,8 +270,5 @@ func BlobID(data []byte) string {
 
 // isHex reports whether s is a (possibly abbreviated) hex object id.
 func isHex(s string) bool {
-	if len(s) < 4 || len(s) > 40 {
-		return false
-	}
-	return strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
+	return len(s) >= 4 && len(s) <= 40 && allHex(s)
 }

@@ -277,6 +277,17 @@ func ParsePermalink(s string) (Citation, error) {
 	return Citation{Path: p, Start: start, End: end, Commit: commit, WebURL: web}, nil
 }
 
+// IsWebURL reports whether s can be the web URL of permalinks: http(s),
+// a host, and only the characters plainWebURL allows, so that citations
+// written with it parse again.
+func IsWebURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "http://")
+	}
+	return ok && rest != "" && !strings.HasPrefix(rest, "/") && plainWebURL(s)
+}
+
 // plainWebURL reports whether a permalink's web URL uses only printable
 // ASCII other than the characters that end or break a Markdown link
 // destination or a URL's path (white space, control bytes, #?\()<>), so

@@ -207,3 +207,27 @@ func TestFindCitationHashTails(t *testing.T) {
 		}
 	}
 }
+
+// TestIsWebURL accepts exactly the web URLs whose permalinks parse again.
+func TestIsWebURL(t *testing.T) {
+	for s, want := range map[string]bool{
+		testWeb:                        true,
+		"http://git.example.org/a/b":   true,
+		"/srv/opencode":                false,
+		"javascript:alert(1)":          false,
+		"https://":                     false,
+		"https:///path":                false,
+		"https://example.org/a?b=1":    false,
+		"https://example.org/a b":      false,
+		"https://exämple.org/opencode": false,
+	} {
+		if got := IsWebURL(s); got != want {
+			t.Errorf("IsWebURL(%q) = %v, want %v", s, got, want)
+		}
+		if c := (Citation{Path: "a.ts", Start: 1, End: 1, Commit: testCommit, WebURL: s}); want {
+			if _, err := ParseCitation(c.Format()); err != nil {
+				t.Errorf("citation with web URL %q does not parse: %v", s, err)
+			}
+		}
+	}
+}

@@ -65,8 +65,7 @@ func (d *Diff) Changed() bool {
 		if f.Status == DiffUnchanged {
 			continue
 		}
-		if f.Status == DiffMissing && f.Old != nil && f.New != nil && !f.Old.Located() &&
-			f.Old.Status == f.New.Status && problem(f.Old) == problem(f.New) {
+		if f.Status == DiffMissing && f.Old != nil && f.New != nil && !f.Old.Located() && sameProblem(f.Old, f.New) {
 			continue
 		}
 		return true
@@ -160,6 +159,12 @@ func mergeOrder(a, b []*Record) []string {
 	return order
 }
 
+// sameProblem reports whether two records are not located in the same
+// way for the same reason.
+func sameProblem(o, n *Record) bool {
+	return o.Status == n.Status && problem(o) == problem(n)
+}
+
 func compareRecords(id string, o, n *Record) *FindingDiff {
 	fd := &FindingDiff{ID: id, Old: o, New: n}
 	switch {
@@ -188,7 +193,7 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 		return fd
 	case !ol && !nl:
 		fd.Status = DiffMissing
-		if o.Status == n.Status && problem(o) == problem(n) {
+		if sameProblem(o, n) {
 			fd.Note = fmt.Sprintf("not located in either source: %s: %s", n.Status, problem(n))
 		} else {
 			fd.Note = fmt.Sprintf("not located in either source: old %s: %s; new %s: %s", o.Status, problem(o), n.Status, problem(n))

@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/keyfindings/keyfindings/extract"
@@ -72,17 +70,9 @@ func (s *sourceFlags) extractCache() string {
 	return filepath.Join(dir, "extract")
 }
 
-// isWebURL reports whether s is an absolute http(s) URL with a host and
-// nothing that would break a permalink (white space, a query, a fragment).
-func isWebURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" &&
-		u.RawQuery == "" && u.Fragment == "" && !strings.ContainsAny(s, " \t\r\n\\<>()")
-}
-
 // open opens the source the flags name.
 func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*extract.Opened, error) {
-	if s.webURL != "" && !isWebURL(s.webURL) {
+	if s.webURL != "" && !findings.IsWebURL(s.webURL) {
 		return nil, usagef("--web-url %q is not an http(s) URL; give the repository's web address, such as https://github.com/anomalyco/opencode", s.webURL)
 	}
 	opts := extract.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin(), Timeout: s.timeout}
