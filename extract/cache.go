@@ -198,8 +198,16 @@ func usable(repo *git.Repository, ref string) (ok bool) {
 	if err != nil {
 		return false
 	}
+	return completeTree(tree)
+}
+
+// completeTree reports whether every tree below tree can be read.
+// Completeness is about objects, not names: a name go-git would not check
+// out (a newline in it) is no damage.
+func completeTree(tree *object.Tree) bool {
 	w := object.NewTreeWalker(tree, true, nil)
 	defer w.Close()
+	w.SkipPathValidation()
 	for {
 		if _, _, err := w.Next(); err != nil {
 			return err == io.EOF

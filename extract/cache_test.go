@@ -455,7 +455,7 @@ type countingSnapshot struct {
 	walks, reads int
 }
 
-func (c *countingSnapshot) Walk(fn func(Entry) error) error {
+func (c *countingSnapshot) Walk(fn func(Entry) error) ([]string, error) {
 	c.mu.Lock()
 	c.walks++
 	c.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
@@ -224,5 +225,129 @@ func TestUnsearchableInTreeSearch(t *testing.T) {
 	r := extractDir(t, x, dir).Find("routing")
 	if !r.Located() || *r.Path != "packages/core/src/session/system.ts" {
 		t.Fatalf("status %s path %v: %s", r.Status, r.Path, deref(r.Problem))
+	}
+}
+
+// TestControlCharacterNames: a tree may hold entries whose names git
+// accepts but no path can be (a real fork of opencode has a blob named
+// "use std::sync::Arc;\n"). The tree search skips them, says so on the
+// records it produces, and every other finding is still located.
+func TestControlCharacterNames(t *testing.T) {
+	repo := newTestRepo(t)
+	repo.copyTree(fixtureTree)
+	// The routing file moved, so finding it needs the tree search.
+	src, err := os.ReadFile(filepath.Join(fixtureTree, filepath.FromSlash(routingPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(repo.dir, filepath.FromSlash(routingPath))); err != nil {
+		t.Fatal(err)
+	}
+	repo.write("packages/core/src/session/system.ts", src)
+	repo.commit("moved")
+	head, _ := repo.repo.Head()
+	c, _ := repo.repo.CommitObject(head.Hash())
+	tree, _ := c.Tree()
+
+	// Add, with go-git's plumbing, a blob named with a newline at the
+	// top and a directory named with an escape sequence holding a .ts
+	// file that would match the query.
+	s := repo.repo.Storer
+	blob := func(data string) plumbing.Hash {
+		o := s.NewEncodedObject()
+		o.SetType(plumbing.BlobObject)
+		w, _ := o.Writer()
+		w.Write([]byte(data))
+		w.Close()
+		h, err := s.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	putTree := func(entries []object.TreeEntry) plumbing.Hash {
+		o := s.NewEncodedObject()
+		if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	bad := putTree([]object.TreeEntry{{Name: "system.ts", Mode: filemode.Regular, Hash: blob(string(src))}})
+	entries := append([]object.TreeEntry{
+		{Name: "bad\x1b[31mdir", Mode: filemode.Dir, Hash: bad},
+		{Name: "use std::sync::Arc;\n", Mode: filemode.Regular, Hash: blob("x")},
+	}, tree.Entries...)
+	// Git orders entries by name, a directory's name as if ending in '/'.
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
+	nt, err := object.GetTree(s, putTree(entries))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := &gitSnapshot{repo: repo.repo, commit: c, tree: nt}
+
+	var listed []string
+	skipped, err := snap.Walk(func(e Entry) error { listed = append(listed, e.Path); return nil })
+	if err != nil {
+		t.Fatalf("walk stopped at a bad name: %v", err)
+	}
+	want := []string{`"bad\x1b[31mdir"`, `"use std::sync::Arc;\n"`}
+	if strings.Join(skipped, " ") != strings.Join(want, " ") {
+		t.Errorf("skipped %q, want %q", skipped, want)
+	}
+	for _, p := range listed {
+		if !usablePath(p) {
+			t.Errorf("walk listed %q", p)
+		}
+	}
+
+	x := loadDefs(t, "../testdata/extract/defs")
+	res, err := x.Extract(snap, Meta{})
+	if err != nil {
+		t.Fatalf("extract: %v", err)
+	}
+	r := res.Document.Find("routing")
+	if !r.Located() || *r.Path != "packages/core/src/session/system.ts" {
+		t.Fatalf("routing: status %s path %v: %s", r.Status, r.Path, deref(r.Problem))
+	}
+	note := strings.Join(r.Warnings, "\n")
+	if !strings.Contains(note, `"use std::sync::Arc;\n"`) || !strings.Contains(note, `"bad\x1b[31mdir"`) {
+		t.Errorf("routing warnings %q do not name the skipped entries", r.Warnings)
+	}
+	for _, d := range res.Document.Findings {
+		if d.Located() && d.MovedFrom == nil && len(d.Warnings) > 0 {
+			t.Errorf("%s: a finding at its own path got warnings %q", d.ID, d.Warnings)
+		}
+	}
+
+	// The cache's completeness check is about objects, not names.
+	if !completeTree(nt) {
+		t.Error("a tree with a control-character name counts as damaged")
+	}
+}
+
+// TestControlCharacterNamesInDirectory: the same for plain files.
+func TestControlCharacterNamesInDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "use std::sync::Arc;\n"), []byte("x"), 0o644); err != nil {
+		t.Skip("this filesystem refuses a newline in a name:", err)
+	}
+	os.WriteFile(filepath.Join(dir, "ok.ts"), []byte("x"), 0o644)
+	var listed []string
+	skipped, err := NewDirSnapshot(dir).Walk(func(e Entry) error { listed = append(listed, e.Path); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) != 1 || skipped[0] != `"use std::sync::Arc;\n"` || len(listed) != 1 || listed[0] != "ok.ts" {
+		t.Errorf("skipped %q listed %q", skipped, listed)
 	}
 }

@@ -470,16 +470,23 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 		}
 		spans = append(spans, s...)
 	}
+	var searchNote string
 	if !anyFile {
-		moved, err := l.searchTree(cd)
+		moved, skipped, err := l.searchTree(cd)
 		if err != nil {
 			return nil, err
+		}
+		if len(skipped) > 0 {
+			searchNote = skippedNote(skipped)
 		}
 		if len(moved) > 0 {
 			spans = moved
 			movedFrom = strp(d.Path)
 		} else {
 			problem = "file not found: " + d.Path + " (and no other .ts/.tsx file matches the query)"
+			if searchNote != "" {
+				problem += "; " + searchNote
+			}
 		}
 	} else if len(spans) == 0 && problem == "" {
 		problem = "no match in " + d.Path
@@ -499,6 +506,10 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 		}
 		if r == nil {
 			continue
+		}
+		if searchNote != "" {
+			r.Warnings = append(r.Warnings, searchNote)
+			sort.Strings(r.Warnings)
 		}
 		recs = append(recs, r)
 		kept = append(kept, s)
@@ -613,10 +624,13 @@ func (l *locator) keyOf(cd *compiledDef, m match, f *parsedFile) string {
 // the query's anchors, and keeps the best-placed files.
 // The walk and the filtering by bytes are done once per snapshot for all
 // definitions (run.scan); here only the files that passed are parsed.
-func (l *locator) searchTree(cd *compiledDef) ([]*span, error) {
+//
+// skipped names the tree entries the search could not consider (names that
+// cannot be a path), quoted.
+func (l *locator) searchTree(cd *compiledDef) (spans []*span, skipped []string, err error) {
 	found, err := l.run.searchFor(cd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l.deps = append(l.deps, dep{ID: found.id})
 	type hit struct {
@@ -634,28 +648,42 @@ func (l *locator) searchTree(cd *compiledDef) ([]*span, error) {
 		}
 		pf, err := l.view(f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		spans, err := l.match(cd, pf)
+		got, err := l.match(cd, pf)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if len(spans) == 0 {
+		if len(got) == 0 {
 			continue
 		}
 		score := sharedSuffix(e.Path, cd.def.Path)
-		hits = append(hits, hit{score, spans})
+		hits = append(hits, hit{score, got})
 		if score > best {
 			best = score
 		}
 	}
-	var out []*span
 	for _, h := range hits {
 		if h.score == best {
-			out = append(out, h.spans...)
+			spans = append(spans, h.spans...)
 		}
 	}
-	return out, nil
+	return spans, found.skipped, nil
+}
+
+// skippedNote words, for a record, the tree entries a search passed over.
+func skippedNote(skipped []string) string {
+	const most = 5
+	names := skipped
+	more := ""
+	if len(names) > most {
+		names, more = names[:most], fmt.Sprintf(" and %d more", len(skipped)-most)
+	}
+	noun := "entry"
+	if len(skipped) > 1 {
+		noun = "entries"
+	}
+	return fmt.Sprintf("the tree search skipped %d %s whose name cannot be a file path: %s%s", len(skipped), noun, strings.Join(names, ", "), more)
 }
 
 // sharedSuffix counts the trailing path components a and b share.

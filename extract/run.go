@@ -53,6 +53,8 @@ type searchResult struct {
 	// entries are the .ts/.tsx files whose bytes hold the definition's
 	// anchors, in path order.
 	entries []Entry
+	// skipped are the names the walk could not list (Snapshot.Walk).
+	skipped []string
 	// id names entries (paths and blobs): a cached result of a search is
 	// valid while the search finds the same files.
 	id string
@@ -195,7 +197,7 @@ func (r *run) searchFor(cd *compiledDef) (*searchResult, error) {
 func (r *run) scanLocked(defs []*compiledDef) error {
 	var entries []Entry
 	r.x.src.Lock()
-	err := r.snap.Walk(func(e Entry) error {
+	skipped, err := r.snap.Walk(func(e Entry) error {
 		if isSource(e.Path) {
 			entries = append(entries, e)
 		}
@@ -246,7 +248,10 @@ func (r *run) scanLocked(defs []*compiledDef) error {
 		for _, e := range found[i] {
 			fmt.Fprintf(h, "%s\x00%s\n", e.Path, e.Blob)
 		}
-		r.search[cd] = &searchResult{entries: found[i], id: "search " + hex.EncodeToString(h.Sum(nil))}
+		for _, name := range skipped {
+			fmt.Fprintf(h, "skipped\x00%s\n", name)
+		}
+		r.search[cd] = &searchResult{entries: found[i], skipped: skipped, id: "search " + hex.EncodeToString(h.Sum(nil))}
 	}
 	return nil
 }

@@ -11,12 +11,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -76,8 +78,11 @@ type Snapshot interface {
 	// ReadFile returns the file at a repo-relative path, ErrNotFound, or a
 	// *TooLargeError.
 	ReadFile(path string) (*File, error)
-	// Walk lists every regular file, in path order.
-	Walk(fn func(Entry) error) error
+	// Walk lists every regular file, in path order. Entries whose names
+	// cannot be a file path (control characters, invalid UTF-8: git
+	// accepts such names) are not listed; their names, quoted as Go
+	// strings and sorted, are returned as skipped.
+	Walk(fn func(Entry) error) (skipped []string, err error)
 }
 
 // gitSnapshot reads one commit's tree from a go-git repository.
@@ -140,17 +145,30 @@ func (s *gitSnapshot) readBlob(p string, h plumbing.Hash) (*File, error) {
 	return &File{Path: p, Blob: h.String(), Data: data}, nil
 }
 
-func (s *gitSnapshot) Walk(fn func(Entry) error) error {
+func (s *gitSnapshot) Walk(fn func(Entry) error) ([]string, error) {
 	w := object.NewTreeWalker(s.tree, true, nil)
 	defer w.Close()
+	// go-git's own check stops the whole walk at the first name it would
+	// not check out; nothing here is checked out, so names are checked by
+	// usablePath instead and a bad one costs only its own entry.
+	w.SkipPathValidation()
 	var entries []Entry
+	var skipped []string
 	for {
 		name, entry, err := w.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("walk tree of %s: %w", s.commit.Hash, err)
+			return nil, fmt.Errorf("walk tree of %s: %w", s.commit.Hash, err)
+		}
+		if !usablePath(name) {
+			// Report the outermost bad name once: what lies below a bad
+			// directory is skipped with it.
+			if usablePath(path.Dir(name)) {
+				skipped = append(skipped, strconv.Quote(name))
+			}
+			continue
 		}
 		// Symlinks are skipped: a link is never followed, and its target
 		// text is not source.
@@ -159,6 +177,12 @@ func (s *gitSnapshot) Walk(fn func(Entry) error) error {
 		}
 		entries = append(entries, Entry{Path: name, Blob: entry.Hash.String()})
 	}
+	return skipped, visit(entries, skipped, fn)
+}
+
+// visit calls fn on entries in path order and sorts skipped.
+func visit(entries []Entry, skipped []string, fn func(Entry) error) error {
+	sort.Strings(skipped)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
 	for _, e := range entries {
 		if err := fn(e); err != nil {
@@ -166,6 +190,22 @@ func (s *gitSnapshot) Walk(fn func(Entry) error) error {
 		}
 	}
 	return nil
+}
+
+// usablePath reports whether a name from a tree or a directory can be a
+// path in a record: a valid slash-separated path (fs.ValidPath), UTF-8,
+// with no control characters. Git itself accepts names that fail this
+// (a newline, an escape sequence); such an entry is skipped, never cited.
+func usablePath(p string) bool {
+	if !fs.ValidPath(p) || !utf8.ValidString(p) {
+		return false
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadEntry reads a file listed by Walk.
@@ -226,11 +266,25 @@ func (s *dirSnapshot) ReadFile(p string) (*File, error) {
 	return &File{Path: p, Blob: BlobID(data), Data: data}, nil
 }
 
-func (s *dirSnapshot) Walk(fn func(Entry) error) error {
+func (s *dirSnapshot) Walk(fn func(Entry) error) ([]string, error) {
 	var entries []Entry
+	var skipped []string
 	err := filepath.WalkDir(s.root, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if full != s.root {
+			rel, err := filepath.Rel(s.root, full)
+			if err != nil {
+				return err
+			}
+			if rel = filepath.ToSlash(rel); !usablePath(rel) {
+				skipped = append(skipped, strconv.Quote(rel))
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 		}
 		if d.IsDir() {
 			if d.Name() == ".git" || d.Name() == "node_modules" {
@@ -249,15 +303,9 @@ func (s *dirSnapshot) Walk(fn func(Entry) error) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("walk %s: %w", s.root, err)
+		return nil, fmt.Errorf("walk %s: %w", s.root, err)
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
-	for _, e := range entries {
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	return nil
+	return skipped, visit(entries, skipped, fn)
 }
 
 // BlobID returns the git blob id of data.

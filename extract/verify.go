@@ -204,7 +204,8 @@ func (v *Verifier) searchTree(skip string, orig []byte, near int) ([]spanHit, er
 	snap := v.target.Snapshot
 	if !v.walked {
 		v.walked = true
-		err := snap.Walk(func(e Entry) error {
+		// Entries whose names cannot be paths cannot be cited either.
+		_, err := snap.Walk(func(e Entry) error {
 			v.tree = append(v.tree, e)
 			return nil
 		})
