@@ -1,128 +1,41 @@
 package extract
 
 import (
-	"cmp"
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
-// Version is a semantic version (semver.org 2.0.0) read from a tag name.
-type Version struct {
-	Major, Minor, Patch uint64
-	// Pre holds the dot-separated pre-release identifiers ("beta", "1"
-	// for -beta.1); nil for a release.
-	Pre []string
-	// Build is the build metadata after "+", which does not order.
-	Build string
-}
+// Version is a semantic version (semver.org 2.0.0) read from a tag name,
+// held in the form golang.org/x/mod/semver reads: "v1.2.3-beta.1+7".
+type Version string
 
 // ParseVersion parses "vMAJOR.MINOR.PATCH[-PRE][+BUILD]" (the "v" is
-// optional). Numbers have no leading zeros, as semver requires.
+// optional). All three numbers must be spelled out, without leading zeros.
 func ParseVersion(s string) (Version, bool) {
-	var v Version
-	s = strings.TrimPrefix(s, "v")
-	s, build, hasBuild := strings.Cut(s, "+")
-	if hasBuild {
-		if !validIdents(build, false) {
-			return Version{}, false
-		}
-		v.Build = build
+	if !strings.HasPrefix(s, "v") {
+		s = "v" + s
 	}
-	core, pre, hasPre := strings.Cut(s, "-")
-	if hasPre {
-		if !validIdents(pre, true) {
-			return Version{}, false
-		}
-		v.Pre = strings.Split(pre, ".")
+	// semver also accepts the shorthands v1 and v1.2, which Canonical
+	// spells out; a tag must spell all three numbers itself.
+	if !semver.IsValid(s) || semver.Canonical(s) != strings.TrimSuffix(s, semver.Build(s)) {
+		return "", false
 	}
-	nums := strings.Split(core, ".")
-	if len(nums) != 3 {
-		return Version{}, false
-	}
-	for i, p := range []*uint64{&v.Major, &v.Minor, &v.Patch} {
-		n, ok := parseVersionNumber(nums[i])
-		if !ok {
-			return Version{}, false
-		}
-		*p = n
-	}
-	return v, true
+	return Version(s), true
 }
-
-// parseVersionNumber parses a semver numeric identifier: digits, no leading zero.
-func parseVersionNumber(s string) (uint64, bool) {
-	if s == "" || len(s) > 1 && s[0] == '0' || strings.Trim(s, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	return n, err == nil
-}
-
-// validIdents checks dot-separated identifiers of [0-9A-Za-z-]; numeric
-// pre-release identifiers may not have leading zeros.
-func validIdents(s string, pre bool) bool {
-	for _, id := range strings.Split(s, ".") {
-		if id == "" || strings.Trim(id, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-") != "" {
-			return false
-		}
-		if pre && isDigits(id) && len(id) > 1 && id[0] == '0' {
-			return false
-		}
-	}
-	return true
-}
-
-func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // IsRelease reports whether v has no pre-release part.
-func (v Version) IsRelease() bool { return len(v.Pre) == 0 }
+func (v Version) IsRelease() bool { return semver.Prerelease(string(v)) == "" }
+
+// Build is v's build metadata without its "+", "" when there is none.
+func (v Version) Build() string { return strings.TrimPrefix(semver.Build(string(v)), "+") }
 
 // Compare orders versions by semver precedence: -1, 0 or +1. Build
 // metadata is ignored, so two versions differing only in it compare equal.
-func (v Version) Compare(w Version) int {
-	if c := cmp.Compare(v.Major, w.Major); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(v.Minor, w.Minor); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(v.Patch, w.Patch); c != 0 {
-		return c
-	}
-	// A release ranks above any of its pre-releases.
-	switch {
-	case len(v.Pre) == 0 && len(w.Pre) == 0:
-		return 0
-	case len(v.Pre) == 0:
-		return 1
-	case len(w.Pre) == 0:
-		return -1
-	}
-	for i := 0; i < len(v.Pre) && i < len(w.Pre); i++ {
-		a, b := v.Pre[i], w.Pre[i]
-		an, bn := isDigits(a), isDigits(b)
-		switch {
-		case an && bn:
-			x, _ := strconv.ParseUint(a, 10, 64)
-			y, _ := strconv.ParseUint(b, 10, 64)
-			if c := cmp.Compare(x, y); c != 0 {
-				return c
-			}
-		case an:
-			return -1 // numeric identifiers rank below alphanumeric ones
-		case bn:
-			return 1
-		default:
-			if c := strings.Compare(a, b); c != 0 {
-				return c
-			}
-		}
-	}
-	return cmp.Compare(len(v.Pre), len(w.Pre))
-}
+func (v Version) Compare(w Version) int { return semver.Compare(string(v), string(w)) }
 
 // ReleaseTag is a tag chosen as a release, with its version.
 type ReleaseTag struct {
@@ -160,17 +73,17 @@ func tagVersion(name string) (Version, bool) {
 			return v, true
 		}
 	}
-	return Version{}, false
+	return "", false
 }
 
 // strictRelease reports whether name is exactly vMAJOR.MINOR.PATCH.
 func strictRelease(name string) (Version, bool) {
 	if !strings.HasPrefix(name, "v") {
-		return Version{}, false
+		return "", false
 	}
 	v, ok := ParseVersion(name)
-	if !ok || !v.IsRelease() || v.Build != "" {
-		return Version{}, false
+	if !ok || !v.IsRelease() || v.Build() != "" {
+		return "", false
 	}
 	return v, true
 }

@@ -6,36 +6,41 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/mod/semver"
+
 	"github.com/keyfindings/keyfindings/findings"
 )
 
 func TestParseVersion(t *testing.T) {
 	for _, tc := range []struct {
-		in   string
-		ok   bool
-		want Version
+		in         string
+		ok         bool
+		pre, build string
 	}{
-		{"v1.2.3", true, Version{Major: 1, Minor: 2, Patch: 3}},
-		{"1.2.3", true, Version{Major: 1, Minor: 2, Patch: 3}},
-		{"v0.10.0", true, Version{Minor: 10}},
-		{"v1.2.0-beta.1", true, Version{Major: 1, Minor: 2, Pre: []string{"beta", "1"}}},
-		{"v1.2.0+build.7", true, Version{Major: 1, Minor: 2, Build: "build.7"}},
-		{"v1.2.0-rc-1+x", true, Version{Major: 1, Minor: 2, Pre: []string{"rc-1"}, Build: "x"}},
-		{"v1.2", false, Version{}},
-		{"v1.2.3.4", false, Version{}},
-		{"v01.2.3", false, Version{}},
-		{"v1.2.3-01", false, Version{}},
-		{"v1.2.3-", false, Version{}},
-		{"v1.2.3-a..b", false, Version{}},
-		{"v1.2.3+", false, Version{}},
-		{"v1.2.x", false, Version{}},
-		{"v-1.2.3", false, Version{}},
-		{"v99999999999999999999.0.0", false, Version{}},
-		{"", false, Version{}},
+		{"v1.2.3", true, "", ""},
+		{"1.2.3", true, "", ""},
+		{"v0.10.0", true, "", ""},
+		{"v1.2.0-beta.1", true, "-beta.1", ""},
+		{"v1.2.0+build.7", true, "", "build.7"},
+		{"v1.2.0-rc-1+x", true, "-rc-1", "x"},
+		// Numbers of any length compare as numbers (semver sets no bound).
+		{"v99999999999999999999.0.0", true, "", ""},
+		{"v1.2", false, "", ""},
+		{"v1", false, "", ""},
+		{"v1.2+x", false, "", ""},
+		{"v1.2.3.4", false, "", ""},
+		{"v01.2.3", false, "", ""},
+		{"v1.2.3-01", false, "", ""},
+		{"v1.2.3-", false, "", ""},
+		{"v1.2.3-a..b", false, "", ""},
+		{"v1.2.3+", false, "", ""},
+		{"v1.2.x", false, "", ""},
+		{"v-1.2.3", false, "", ""},
+		{"", false, "", ""},
 	} {
 		got, ok := ParseVersion(tc.in)
-		if ok != tc.ok || ok && (got.Compare(tc.want) != 0 || got.Build != tc.want.Build || !slices.Equal(got.Pre, tc.want.Pre)) {
-			t.Errorf("ParseVersion(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
+		if ok != tc.ok || ok && (got.Build() != tc.build || semver.Prerelease(string(got)) != tc.pre || got.IsRelease() != (tc.pre == "")) {
+			t.Errorf("ParseVersion(%q) = %q, %v; want ok %v, pre %q, build %q", tc.in, got, ok, tc.ok, tc.pre, tc.build)
 		}
 	}
 }
