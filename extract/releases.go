@@ -146,12 +146,7 @@ func SelectReleases(tags []string, sel Selection) ([]ReleaseTag, error) {
 		}
 		out = append(out, ReleaseTag{Name: t, Version: v})
 	}
-	slices.SortFunc(out, func(a, b ReleaseTag) int {
-		if c := a.Version.Compare(b.Version); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	slices.SortFunc(out, func(a, b ReleaseTag) int { return compareReleases(a, b) })
 	out = slices.CompactFunc(out, func(a, b ReleaseTag) bool { return a.Name == b.Name })
 	if len(out) == 0 {
 		what := "release tags (vMAJOR.MINOR.PATCH)"
@@ -164,4 +159,28 @@ func SelectReleases(tags []string, sel Selection) ([]ReleaseTag, error) {
 		return nil, fmt.Errorf("no %s in this repository", what)
 	}
 	return out, nil
+}
+
+func compareReleases(a, b ReleaseTag) int {
+	if c := a.Version.Compare(b.Version); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
+// CompareReleaseTags orders two tag names as SelectReleases orders
+// releases: by the version each carries, then by name. A tag without a
+// version sorts after every tag with one.
+func CompareReleaseTags(a, b string) int {
+	va, oka := tagVersion(a)
+	vb, okb := tagVersion(b)
+	switch {
+	case oka && !okb:
+		return -1
+	case !oka && okb:
+		return 1
+	case !oka && !okb:
+		return strings.Compare(a, b)
+	}
+	return compareReleases(ReleaseTag{a, va}, ReleaseTag{b, vb})
 }

@@ -69,6 +69,19 @@ func TestVersionOrder(t *testing.T) {
 	}
 }
 
+// TestCompareReleaseTags: tag names order as SelectReleases orders them,
+// by version then name, and names without a version last.
+func TestCompareReleaseTags(t *testing.T) {
+	ordered := []string{"v0.0.1", "vscode-v0.0.1", "v0.9.0", "v0.10.0", "v1.0.0-beta.1", "v1.0.0", "v1.0.0+build", "latest", "nightly"}
+	for i := range ordered {
+		for j := range ordered {
+			if got, want := CompareReleaseTags(ordered[i], ordered[j]), cmpInt(i, j); got != want {
+				t.Errorf("%s vs %s: CompareReleaseTags = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+}
+
 func cmpInt(i, j int) int {
 	switch {
 	case i < j:

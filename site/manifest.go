@@ -18,11 +18,16 @@ import (
 // reuse it instead of extracting the release again.
 const ReleasesManifestFile = ".keyfindings-releases.json"
 
-// ReleasesManifestSchema is the schema value of the manifest.
-const ReleasesManifestSchema = "keyfindings/releases-manifest/v1"
+// ReleasesManifestSchema is the schema value of the manifest. Version 1
+// held one ReleasesKey for the whole directory; version 2 holds one per
+// release, since releases outside a run's range stay as an earlier run
+// (perhaps another keyfindings build) wrote them.
+const ReleasesManifestSchema = "keyfindings/releases-manifest/v2"
 
-// ReleasesKey is what every release of a directory was built with. A
-// release is reused only when all of it matches.
+const releasesManifestSchemaV1 = "keyfindings/releases-manifest/v1"
+
+// ReleasesKey is what a release was built with. A release is reused only
+// when all of it matches.
 type ReleasesKey struct {
 	// Tool identifies the keyfindings build that extracted the records.
 	Tool string `json:"tool"`
@@ -32,10 +37,10 @@ type ReleasesKey struct {
 	Repo string `json:"repo"`
 }
 
-// ReleasesManifest is the content of ReleasesManifestFile.
+// ReleasesManifest is the content of ReleasesManifestFile: the releases
+// of the directory in version order.
 type ReleasesManifest struct {
-	Schema string `json:"schema"`
-	ReleasesKey
+	Schema   string            `json:"schema"`
 	Releases []ManifestRelease `json:"releases"`
 }
 
@@ -43,22 +48,9 @@ type ReleasesManifest struct {
 type ManifestRelease struct {
 	Tag    string `json:"tag"`
 	Commit string `json:"commit"`
+	ReleasesKey
 	// FindingsSHA256 is the SHA-256 of <tag>/findings.json as written.
 	FindingsSHA256 string `json:"findings_sha256"`
-}
-
-// NewReleasesManifest describes the releases of files (as RenderReleases
-// returned them) built with key; commits are by tag.
-func NewReleasesManifest(key ReleasesKey, files Files, tags []string, commits map[string]string) (*ReleasesManifest, error) {
-	m := &ReleasesManifest{Schema: ReleasesManifestSchema, ReleasesKey: key, Releases: []ManifestRelease{}}
-	for _, tag := range tags {
-		data, ok := files[tag+"/findings.json"]
-		if !ok {
-			return nil, fmt.Errorf("release %s has no findings.json", tag)
-		}
-		m.Releases = append(m.Releases, ManifestRelease{Tag: tag, Commit: commits[tag], FindingsSHA256: sha256Hex(data)})
-	}
-	return m, nil
 }
 
 // Marshal encodes the manifest as indented JSON with a trailing newline.
@@ -81,49 +73,57 @@ func ReadReleasesManifest(dir string) (m *ReleasesManifest, note string, err err
 	if _, err := os.Stat(filepath.Join(dir, Marker)); err != nil {
 		return nil, "", nil
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ReleasesManifestFile))
+	file := filepath.Join(dir, ReleasesManifestFile)
+	data, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("read %s: %w", filepath.Join(dir, ReleasesManifestFile), err)
+		return nil, "", fmt.Errorf("read %s: %w", file, err)
 	}
-	m = &ReleasesManifest{}
-	if err := json.Unmarshal(data, m); err != nil || m.Schema != ReleasesManifestSchema {
-		return nil, fmt.Sprintf("%s is unreadable or of another version; extracting every release again", filepath.Join(dir, ReleasesManifestFile)), nil
+	var raw struct {
+		ReleasesManifest
+		ReleasesKey // version 1: one key for every release
 	}
-	return m, "", nil
+	err = json.Unmarshal(data, &raw)
+	switch {
+	case err == nil && raw.Schema == ReleasesManifestSchema:
+	case err == nil && raw.Schema == releasesManifestSchemaV1:
+		for i := range raw.Releases {
+			raw.Releases[i].ReleasesKey = raw.ReleasesKey
+		}
+	default:
+		return nil, fmt.Sprintf("%s is unreadable or of another version; extracting every release again", file), nil
+	}
+	raw.Schema = ReleasesManifestSchema
+	return &raw.ReleasesManifest, "", nil
 }
 
 // Reuse returns the release tag as an earlier run wrote it in dir: its
 // document and licence, read back from <tag>/findings.json and
-// <tag>/upstream-license.txt. It does so only when the manifest was
-// written with key, lists tag at commit, and the files are intact (the
+// <tag>/upstream-license.txt. It does so only when the manifest lists
+// tag at commit, built with key, and the files are intact (the
 // hashes match, and the document encodes back to the very bytes read, so
 // the output is the same as after a fresh extraction). Otherwise it
 // returns nil and the reason.
 func (m *ReleasesManifest) Reuse(dir string, key ReleasesKey, tag, commit string) (*Release, string) {
-	if m == nil {
-		return nil, "not built before"
-	}
-	if m.ReleasesKey != key {
-		switch {
-		case m.Tool != key.Tool:
-			return nil, "built by another keyfindings build"
-		case m.Catalog != key.Catalog:
-			return nil, "built with other definitions"
-		}
-		return nil, "built for another repository URL"
-	}
 	var entry *ManifestRelease
-	for i := range m.Releases {
-		if m.Releases[i].Tag == tag {
-			entry = &m.Releases[i]
+	if m != nil {
+		for i := range m.Releases {
+			if m.Releases[i].Tag == tag {
+				entry = &m.Releases[i]
+			}
 		}
 	}
 	switch {
 	case entry == nil:
 		return nil, "not built before"
+	case entry.Tool != key.Tool:
+		return nil, "built by another keyfindings build"
+	case entry.Catalog != key.Catalog:
+		return nil, "built with other definitions"
+	case entry.Repo != key.Repo:
+		return nil, "built for another repository URL"
 	case entry.Commit != commit:
 		return nil, fmt.Sprintf("built from commit %s; the tag now names %s", short(entry.Commit), short(commit))
 	}

@@ -70,35 +70,18 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 		}
 		seen[r.Tag] = true
 	}
-	set, err := loadTemplates(opts.Templates)
+	set, err := releasesTemplates(opts)
 	if err != nil {
 		return nil, err
-	}
-	for _, need := range []string{releasesTemplate, changesTemplate} {
-		if set.md.Lookup(need) == nil {
-			return nil, fmt.Errorf("template %s is missing", need)
-		}
-	}
-	for _, need := range []string{releasesLayoutTemplate, matrixTemplate} {
-		if set.html.Lookup(need) == nil {
-			return nil, fmt.Errorf("HTML template %s is missing", need)
-		}
 	}
 
 	n := len(rels)
 	sites := make([]Files, n)
 	docs := make([]*findings.Document, n)
 	err = forEach(n, func(i int) error {
-		files, err := RenderWith(rels[i].Document, rels[i].License, opts)
-		if err != nil {
-			return fmt.Errorf("release %s: %w", rels[i].Tag, err)
-		}
-		doc, err := findings.DecodeDocument(files["findings.json"], rels[i].Tag+"/findings.json")
-		if err != nil {
-			return err
-		}
-		sites[i], docs[i] = files, doc
-		return nil
+		var err error
+		sites[i], docs[i], err = renderRelease(rels[i], opts)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -139,12 +122,55 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 		return nil, err
 	}
 	out["index.html"] = index
+	if out["style.css"], err = releasesStyle(set); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// releasesTemplates loads the templates and checks that those of a
+// releases directory are there.
+func releasesTemplates(opts Options) (*templateSet, error) {
+	set, err := loadTemplates(opts.Templates)
+	if err != nil {
+		return nil, err
+	}
+	for _, need := range []string{releasesTemplate, changesTemplate} {
+		if set.md.Lookup(need) == nil {
+			return nil, fmt.Errorf("template %s is missing", need)
+		}
+	}
+	for _, need := range []string{releasesLayoutTemplate, matrixTemplate} {
+		if set.html.Lookup(need) == nil {
+			return nil, fmt.Errorf("HTML template %s is missing", need)
+		}
+	}
+	return set, nil
+}
+
+// renderRelease renders one release's site as RenderWith does, and
+// decodes its findings.json: the copy every page of a releases directory
+// compares and renders.
+func renderRelease(rel Release, opts Options) (Files, *findings.Document, error) {
+	files, err := RenderWith(rel.Document, rel.License, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("release %s: %w", rel.Tag, err)
+	}
+	doc, err := findings.DecodeDocument(files["findings.json"], rel.Tag+"/findings.json")
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, doc, nil
+}
+
+// releasesStyle returns the stylesheet of a releases directory's top
+// level.
+func releasesStyle(set *templateSet) ([]byte, error) {
 	css, err := highlightCSS()
 	if err != nil {
 		return nil, err
 	}
-	out["style.css"] = append(append(bytes.Clone(set.style), '\n'), css...)
-	return out, nil
+	return append(append(bytes.Clone(set.style), '\n'), css...), nil
 }
 
 // forEach runs fn(0) … fn(n-1), at most GOMAXPROCS at a time, and returns

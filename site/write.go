@@ -20,15 +20,56 @@ const markerText = "This directory was written by keyfindings; a build replaces 
 // Files maps slash-separated relative paths to their content.
 type Files map[string][]byte
 
-// WriteDir writes files as the directory out, atomically: everything goes
+// Kind is what an output directory holds, as its top-level entries tell.
+type Kind int
+
+// The kinds of output directory.
+const (
+	// KindEmpty is an absent or empty directory.
+	KindEmpty Kind = iota
+	// KindSite is a site written by build: the marker and findings.json.
+	KindSite
+	// KindReleases is a releases directory: the marker and
+	// ReleasesManifestFile.
+	KindReleases
+	// KindMarked is written by keyfindings but of neither kind above; either
+	// kind may replace it.
+	KindMarked
+	// KindForeign is a non-empty directory keyfindings did not write.
+	KindForeign
+)
+
+// String describes the kind by what gives it away.
+func (k Kind) String() string {
+	switch k {
+	case KindEmpty:
+		return "an empty directory"
+	case KindSite:
+		return "a single site (it holds findings.json)"
+	case KindReleases:
+		return "a releases directory (it holds " + ReleasesManifestFile + ")"
+	case KindMarked:
+		return "a directory written by keyfindings"
+	}
+	return "a non-empty directory that keyfindings did not write"
+}
+
+// WriteDir writes files as the site out, atomically: everything goes
 // to a temporary directory beside out, which replaces out only when every
-// write succeeded. An existing out must be empty or have been written by
+// write succeeded. An existing out must be empty or a site written by
 // keyfindings, unless force is set. On error the previous out is untouched.
 func WriteDir(out string, files Files, force bool) error {
 	out = filepath.Clean(out)
-	if err := checkTarget(out, force); err != nil {
+	if _, err := checkTarget(out, KindSite, force); err != nil {
 		return err
 	}
+	return replaceDir(out, files, true)
+}
+
+// replaceDir writes files as the directory out (with the marker when
+// marked is set) in a temporary directory beside it, and swaps it into
+// place when every write succeeded; on error out is untouched.
+func replaceDir(out string, files Files, marked bool) error {
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", parent, err)
@@ -63,8 +104,10 @@ func WriteDir(out string, files Files, force bool) error {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(tmp, Marker), []byte(markerText), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", Marker, err)
+	if marked {
+		if err := os.WriteFile(filepath.Join(tmp, Marker), []byte(markerText), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", Marker, err)
+		}
 	}
 	if err := swap(tmp, out); err != nil {
 		return err
@@ -73,41 +116,88 @@ func WriteDir(out string, files Files, force bool) error {
 	return nil
 }
 
-// checkTarget refuses an out that is a file, or a non-empty directory that
-// keyfindings did not write.
-func checkTarget(out string, force bool) error {
-	info, err := os.Lstat(out)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+// writeFileAtomic replaces (or creates) file by a temporary file beside
+// it renamed over it, so a reader never sees it half-written.
+func writeFileAtomic(file string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
 	}
 	if err != nil {
-		return fmt.Errorf("--out %s: %w", out, err)
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
+}
+
+// checkTarget refuses an out that is a file, a link or a precious
+// directory, and, unless force is set, a non-empty directory that
+// keyfindings did not write or that holds another kind of output than
+// want. It returns the kind out holds.
+func checkTarget(out string, want Kind, force bool) (Kind, error) {
+	info, err := os.Lstat(out)
+	if errors.Is(err, os.ErrNotExist) {
+		return KindEmpty, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("--out %s: %w", out, err)
 	}
 	if info.Mode()&os.ModeSymlink != 0 {
 		// The site is renamed into place, which would replace the link,
 		// not write where it points.
-		return fmt.Errorf("--out %s is a symbolic link; give the directory it points to", out)
+		return 0, fmt.Errorf("--out %s is a symbolic link; give the directory it points to", out)
 	}
 	if !info.IsDir() {
-		return fmt.Errorf("--out %s is a file, not a directory; choose another --out", out)
+		return 0, fmt.Errorf("--out %s is a file, not a directory; choose another --out", out)
 	}
 	if precious(out) {
-		return fmt.Errorf("--out %s is the root, your home or a directory that holds the current one; choose a directory of its own", out)
+		return 0, fmt.Errorf("--out %s is the root, your home or a directory that holds the current one; choose a directory of its own", out)
 	}
-	if force {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(out, Marker)); err == nil {
-		return nil
-	}
-	entries, err := os.ReadDir(out)
+	kind, err := dirKind(out)
 	if err != nil {
-		return fmt.Errorf("--out %s: %w", out, err)
+		return 0, fmt.Errorf("--out %s: %w", out, err)
 	}
-	if len(entries) > 0 {
-		return fmt.Errorf("--out %s is a non-empty directory that keyfindings did not write; choose an empty one or pass --force to replace it", out)
+	switch {
+	case force || kind == want || kind == KindEmpty || kind == KindMarked:
+		return kind, nil
+	case kind == KindForeign:
+		return 0, fmt.Errorf("--out %s is a non-empty directory that keyfindings did not write; choose an empty one or pass --force to replace it", out)
 	}
-	return nil
+	noun, _, _ := strings.Cut(want.String(), " (")
+	return 0, fmt.Errorf("--out %s is %s, and this command writes %s; choose another --out, or pass --force to replace it", out, kind, noun)
+}
+
+// dirKind tells what the directory dir holds by its top-level entries.
+func dirKind(dir string) (Kind, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	has := map[string]bool{}
+	for _, e := range entries {
+		has[e.Name()] = true
+	}
+	switch {
+	case len(entries) == 0:
+		return KindEmpty, nil
+	case !has[Marker]:
+		return KindForeign, nil
+	case has[ReleasesManifestFile]:
+		return KindReleases, nil
+	case has["findings.json"]:
+		return KindSite, nil
+	}
+	return KindMarked, nil
 }
 
 // precious reports whether out is a directory no build may replace, even

@@ -61,6 +61,20 @@ func TestWriteDirTargets(t *testing.T) {
 			os.WriteFile(filepath.Join(d, "old.html"), []byte("old"), 0o644)
 			return d
 		}, true, ""},
+		{"a releases directory", func(p string) string {
+			d := filepath.Join(p, "site")
+			os.Mkdir(d, 0o755)
+			os.WriteFile(filepath.Join(d, Marker), []byte(markerText), 0o644)
+			os.WriteFile(filepath.Join(d, ReleasesManifestFile), []byte("{}"), 0o644)
+			return d
+		}, false, "is a releases directory (it holds .keyfindings-releases.json), and this command writes a single site; choose another --out, or pass --force"},
+		{"a releases directory with --force", func(p string) string {
+			d := filepath.Join(p, "site")
+			os.Mkdir(d, 0o755)
+			os.WriteFile(filepath.Join(d, Marker), []byte(markerText), 0o644)
+			os.WriteFile(filepath.Join(d, ReleasesManifestFile), []byte("{}"), 0o644)
+			return d
+		}, true, ""},
 		{"the current directory, even with --force", func(p string) string {
 			d := filepath.Join(p, "work")
 			os.MkdirAll(filepath.Join(d, "sub"), 0o755)

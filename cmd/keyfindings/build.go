@@ -144,25 +144,28 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := site.WriteDir(*out, files, *force); err != nil {
-		return err
-	}
 	located, total := 0, len(res.Document.Findings)
 	for _, r := range res.Document.Findings {
 		if r.Located() {
 			located++
 		}
 	}
-	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located; wrote %s\n", located, total, *out)
-	}
+	// A strict build that fails publishes nothing: CI keeps serving the
+	// previous site (SPEC §3).
 	if *strict && located != total {
 		for _, r := range res.Document.Findings {
 			if !r.Located() {
 				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, deref(r.Problem))
 			}
 		}
+		fmt.Fprintf(stderr, "keyfindings build: %d of %d findings located; --strict: nothing written, %s left as it was\n", located, total, *out)
 		return errFailed
+	}
+	if err := site.WriteDir(*out, files, *force); err != nil {
+		return err
+	}
+	if !src.quiet {
+		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located; wrote %s\n", located, total, *out)
 	}
 	return nil
 }

@@ -8,8 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/site"
@@ -24,14 +28,17 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = commandUsage(fs, "keyfindings releases [flags] --out DIR",
 		"Builds the key findings of every release tag in range, in semver order, into DIR/<tag>/ (as build writes them), "+
 			"and DIR/index.html: the releases newest first with what changed since the one before, and a picture of findings × releases. "+
-			"Releases already built in DIR from the same commit, definitions and keyfindings build are reused, not extracted again.")
+			"Releases already built in DIR from the same commit, definitions and keyfindings build are reused, not extracted again; "+
+			"releases in DIR outside the range stay unless --prune is given. Each release is written as soon as it is done, "+
+			"so an interrupted run keeps the ones it finished.")
 	var src sourceFlags
 	src.registerRepo(fs) // the releases are the refs: no --ref
 	from := fs.String("from", "", "oldest release tag to include (default: the oldest release)")
 	to := fs.String("to", "", "newest release tag to include (default: the newest release)")
 	match := fs.String("match", extract.DefaultMatch, "glob (path.Match) on tag names choosing the releases; when given, pre-releases and prefixed names that carry a version (vscode-v1.2.3) count too")
 	out := fs.String("out", "", "output directory (required)")
-	force := fs.Bool("force", false, "replace a non-empty --out that keyfindings did not write")
+	force := fs.Bool("force", false, "replace a non-empty --out that is not a releases directory (a site written by build, or one keyfindings did not write)")
+	prune := fs.Bool("prune", false, "remove the releases in --out that are outside the range")
 	tmplDir := fs.String("templates", "", "directory of templates that replace the built-in ones file by file")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -63,7 +70,21 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
+	dir, notes, err := site.OpenReleasesDir(*out, *force, extract.CompareReleaseTags, opts)
+	if err != nil {
+		return err
+	}
+	for _, note := range notes {
+		if !src.quiet {
+			fmt.Fprintf(stderr, "keyfindings: %s\n", note)
+		}
+	}
+	// An interrupt stops the run between two releases, so the one being
+	// written is finished or not started and no temporary files stay.
+	// A second interrupt kills as usual.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
 	o, err := src.open(ctx, stderr)
 	if err != nil {
 		return err
@@ -86,63 +107,86 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	manifest, note, err := site.ReadReleasesManifest(*out)
-	if err != nil {
-		return err
-	}
-	if note != "" && !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %s\n", note)
-	}
 	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL}
-	rels := make([]site.Release, len(chosen))
-	names := make([]string, len(chosen))
-	commits := map[string]string{}
 	reused := 0
 	// Git reads stay on one goroutine (go-git repositories are not safe
 	// for concurrent use); one Extractor serves every release, so a blob
 	// that several releases share is parsed once.
 	for i, t := range chosen {
-		names[i] = t.Name
-		at, err := o.At(t.Name)
-		if err != nil {
-			return err
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out)
 		}
-		commits[t.Name] = at.Commit
-		rel, why := manifest.Reuse(*out, key, t.Name, at.Commit)
-		if rel != nil {
-			rels[i] = *rel
-			reused++
-			continue
-		}
-		if !src.quiet {
-			fmt.Fprintf(stderr, "keyfindings: extracting %s (%s)\n", t.Name, why)
-		}
-		onExtract(t.Name)
-		res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
+		start := time.Now()
+		how, err := putRelease(dir, o, x, key, t.Name)
 		if err != nil {
 			return fmt.Errorf("release %s: %w", t.Name, err)
 		}
-		rels[i] = site.Release{Tag: t.Name, Document: res.Document, License: res.License}
+		if how == "reused" {
+			reused++
+		}
+		if !src.quiet {
+			fmt.Fprintf(stderr, "keyfindings: %d/%d %s %s in %s\n", i+1, len(chosen), t.Name, how, time.Since(start).Round(time.Millisecond))
+		}
 	}
-	files, err := site.RenderReleases(rels, opts)
-	if err != nil {
+	if err := dir.Finish(); err != nil {
 		return err
 	}
-	m, err := site.NewReleasesManifest(key, files, names, commits)
-	if err != nil {
-		return err
-	}
-	if files[site.ReleasesManifestFile], err = m.Marshal(); err != nil {
-		return err
-	}
-	if err := site.WriteDir(*out, files, *force); err != nil {
-		return err
+	others := outside(dir.Tags(), chosen)
+	if *prune {
+		for _, tag := range others {
+			if err := dir.Remove(tag); err != nil {
+				return err
+			}
+		}
+		if len(others) > 0 {
+			fmt.Fprintf(stderr, "keyfindings: removed %d releases outside the range (--prune): %s\n", len(others), strings.Join(others, " "))
+		}
 	}
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: %d releases, %s to %s (%d extracted, %d reused); wrote %s\n",
-			len(rels), names[0], names[len(names)-1], len(rels)-reused, reused, *out)
+			len(chosen), chosen[0].Name, chosen[len(chosen)-1].Name, len(chosen)-reused, reused, *out)
+		if !*prune && len(others) > 0 {
+			fmt.Fprintf(stderr, "keyfindings: kept %d releases outside the range: %s (--prune removes them)\n", len(others), strings.Join(others, " "))
+		}
 	}
 	return nil
+}
+
+// putRelease writes the release tag into dir: reused from dir when it was
+// built there from the same commit with key, else extracted. It returns
+// how, for the progress line.
+func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag string) (string, error) {
+	at, err := o.At(tag)
+	if err != nil {
+		return "", err
+	}
+	rel, why := dir.Reuse(key, tag, at.Commit)
+	how := "reused"
+	if rel == nil {
+		onExtract(tag)
+		res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
+		if err != nil {
+			return "", err
+		}
+		rel = &site.Release{Tag: tag, Document: res.Document, License: res.License}
+		how = "extracted (" + why + ")"
+	}
+	return how, dir.Put(*rel, at.Commit, key)
+}
+
+// outside returns the tags that are not among chosen, in their order.
+func outside(tags []string, chosen []extract.ReleaseTag) []string {
+	in := map[string]bool{}
+	for _, t := range chosen {
+		in[t.Name] = true
+	}
+	var rest []string
+	for _, tag := range tags {
+		if !in[tag] {
+			rest = append(rest, tag)
+		}
+	}
+	return rest
 }
 
 // toolVersion identifies this keyfindings build for the releases

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/keyfindings/keyfindings/findings"
@@ -544,5 +545,223 @@ func TestReleasesFailureKeepsDir(t *testing.T) {
 	_, stderr, code = kf(append(append([]string{"releases"}, f.src()...), "--out", foreign)...)
 	if code != 1 || !strings.Contains(stderr, "--force") {
 		t.Errorf("foreign --out: exit %d, %q", code, stderr)
+	}
+}
+
+// TestReleasesKeepsOthers: a run over a narrower range leaves the other
+// releases of the directory as they were; --prune removes them, says so,
+// and leaves what a run of that range alone writes.
+func TestReleasesKeepsOthers(t *testing.T) {
+	f := newReleaseFixture(t, 5)
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	all := readTree(t, out)
+
+	args := append(append([]string{"releases"}, f.src()...), "--from", "v1.0.0", "--to", "v1.0.0", "--out", out)
+	if _, stderr, code := kf(args...); code != 0 {
+		t.Fatalf("narrower run: exit %d: %s", code, stderr)
+	}
+	if !equalTrees(t, readTree(t, out), all) {
+		t.Error("a run over one release changed the directory of four")
+	}
+	_, stderr, _ := kf(slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--quiet" })...)
+	if !strings.Contains(stderr, "kept 3 releases outside the range: v0.9.0 v0.10.0 v1.1.0 (--prune removes them)") {
+		t.Errorf("the run does not say which releases it kept: %q", stderr)
+	}
+
+	_, stderr, code := kf(append(args, "--prune")...)
+	if code != 0 {
+		t.Fatalf("--prune: exit %d: %s", code, stderr)
+	}
+	if want := "keyfindings: removed 3 releases outside the range (--prune): v0.9.0 v0.10.0 v1.1.0\n"; stderr != want {
+		t.Errorf("--prune says %q, want %q even with --quiet", stderr, want)
+	}
+	alone := filepath.Join(t.TempDir(), "alone")
+	f.releases(alone, "--from", "v1.0.0", "--to", "v1.0.0")
+	if !equalTrees(t, readTree(t, out), readTree(t, alone)) {
+		t.Error("after --prune the directory is not what a run of the range alone writes")
+	}
+}
+
+// TestOutputKinds: build does not replace a releases directory, nor
+// releases a site written by build, without --force.
+func TestOutputKinds(t *testing.T) {
+	f := newReleaseFixture(t, 4)
+	rel := filepath.Join(t.TempDir(), "rel")
+	f.releases(rel, "--to", "v0.10.0")
+	pub := filepath.Join(t.TempDir(), "pub")
+	build := append(append([]string{"build"}, f.src()...), "--ref", "v1.0.0")
+	if _, stderr, code := kf(append(build, "--out", pub)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	relTree, pubTree := readTree(t, rel), readTree(t, pub)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"build into a releases directory", append(build, "--out", rel), "is a releases directory (it holds .keyfindings-releases.json), and this command writes a single site"},
+		{"releases into a site", append(append([]string{"releases"}, f.src()...), "--out", pub), "is a single site (it holds findings.json), and this command writes a releases directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := kf(tc.args...)
+			if code != 1 || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "--force") {
+				t.Errorf("exit %d, stderr %q; want exit 1, %q and --force", code, stderr, tc.want)
+			}
+			oneLineErr(t, stderr)
+		})
+	}
+	if !equalTrees(t, readTree(t, rel), relTree) || !equalTrees(t, readTree(t, pub), pubTree) {
+		t.Fatal("a refused run changed its --out")
+	}
+
+	// With --force each replaces the other's directory whole.
+	if _, stderr, code := kf(append(build, "--out", rel, "--force")...); code != 0 {
+		t.Fatalf("build --force over a releases directory: %s", stderr)
+	}
+	if !equalTrees(t, readTree(t, rel), pubTree) {
+		t.Error("build --force did not replace the releases directory with its site")
+	}
+	if _, stderr, code := kf(append(append([]string{"releases"}, f.src()...), "--to", "v0.10.0", "--out", pub, "--force")...); code != 0 {
+		t.Fatalf("releases --force over a site: %s", stderr)
+	}
+	if !equalTrees(t, readTree(t, pub), relTree) {
+		t.Error("releases --force did not replace the site with the releases")
+	}
+}
+
+// TestReleasesInterrupted: a release that fails midway stops the run,
+// and the directory keeps the releases finished before it and those that
+// were there, with an index and manifest that list exactly those; the
+// next run reuses them.
+func TestReleasesInterrupted(t *testing.T) {
+	f := newReleaseFixture(t, 5)
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out, "--to", "v0.9.0")
+	old := readTree(t, out)
+
+	// v1.0.0's package.json is a blob of its own; without it, its
+	// extraction fails.
+	data, err := os.ReadFile(filepath.Join(releasesDir, "history", "4", "packages", "opencode", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := plumbing.ComputeHash(plumbing.BlobObject, data).String()
+	object := filepath.Join(f.dir, ".git", "objects", id[:2], id[2:])
+	blob, err := os.ReadFile(object)
+	if err != nil {
+		t.Fatalf("the fixture's package.json of v1.0.0 is not a loose object: %v", err)
+	}
+	if err := os.Remove(object); err != nil {
+		t.Fatal(err)
+	}
+
+	_, stderr, code := kf(append(append([]string{"releases"}, f.src()...), "--from", "v0.10.0", "--out", out)...)
+	if code != 1 || !strings.Contains(stderr, "release v1.0.0:") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 naming release v1.0.0", code, stderr)
+	}
+	if got, want := subdirs(t, out), []string{"v0.10.0", "v0.9.0"}; !slices.Equal(got, want) {
+		t.Errorf("after the failure the directory holds %v, want %v (and nothing half-written)", got, want)
+	}
+	now := readTree(t, out)
+	for name, data := range old {
+		if strings.HasPrefix(name, "v0.9.0/") && !bytes.Equal(now[name], data) {
+			t.Errorf("%s changed", name)
+		}
+	}
+	manifest := string(now[".keyfindings-releases.json"])
+	if !strings.Contains(manifest, `"tag": "v0.9.0"`) || !strings.Contains(manifest, `"tag": "v0.10.0"`) || strings.Contains(manifest, `"tag": "v1.`) {
+		t.Errorf("the manifest does not list exactly v0.9.0 and v0.10.0:\n%s", manifest)
+	}
+	index := string(now["index.html"])
+	if !strings.Contains(index, `href="v0.9.0/index.html"`) || !strings.Contains(index, `href="v0.10.0/changes.html#`) || strings.Contains(index, `href="v1.`) {
+		t.Error("the index does not list exactly v0.9.0 and v0.10.0")
+	}
+	if _, ok := now["v0.10.0/changes.html"]; !ok {
+		t.Error("v0.10.0 has no changes page against v0.9.0")
+	}
+
+	// With the object back, a rerun extracts only what is not there and
+	// ends as a run from scratch.
+	if err := os.WriteFile(object, blob, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	var extracted []string
+	onExtract = func(tag string) { extracted = append(extracted, tag) }
+	defer func() { onExtract = func(string) {} }()
+	f.releases(out, "--from", "v0.10.0")
+	if want := []string{"v1.0.0", "v1.1.0"}; !slices.Equal(extracted, want) {
+		t.Errorf("the rerun extracted %v, want %v", extracted, want)
+	}
+	scratch := filepath.Join(t.TempDir(), "scratch")
+	f.releases(scratch)
+	if !equalTrees(t, readTree(t, out), readTree(t, scratch)) {
+		t.Error("the directory after the rerun differs from a run from scratch")
+	}
+}
+
+// progressLine is the line releases prints per release.
+var progressLine = regexp.MustCompile(`^keyfindings: (\d+)/(\d+) (\S+) (reused|extracted \([^)]+\)) in (\S+)$`)
+
+// TestReleasesProgress: one line per release on stderr, N/total with the
+// tag, whether it was extracted or reused, and the time it took; none
+// with --quiet.
+func TestReleasesProgress(t *testing.T) {
+	f := newReleaseFixture(t, 4)
+	out := filepath.Join(t.TempDir(), "rel")
+	args := []string{"releases", "--repo", f.dir, "--defs", releasesDefs, "--web-url", fixtureWeb, "--out", out}
+	tags := []string{"v0.9.0", "v0.10.0", "v1.0.0"}
+	for _, how := range []string{"extracted (not built before)", "reused"} {
+		_, stderr, code := kf(args...)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var n int
+		for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+			m := progressLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			if d, err := time.ParseDuration(m[5]); err != nil || d < 0 {
+				t.Errorf("%q: the time %q is not a duration", line, m[5])
+			}
+			if n >= len(tags) || m[1] != fmt.Sprint(n+1) || m[2] != "3" || m[3] != tags[n] || m[4] != how {
+				t.Errorf("progress line %q, want %d/3 %s %s", line, n+1, tags[min(n, len(tags)-1)], how)
+			}
+			n++
+		}
+		if n != len(tags) {
+			t.Errorf("%d progress lines in %q, want %d", n, stderr, len(tags))
+		}
+	}
+	if _, stderr, code := kf(append(args, "--quiet")...); code != 0 || stderr != "" {
+		t.Errorf("--quiet: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestReleasesTemplatesRerender: a rerun that reuses every release still
+// renders every page of the range with the templates it is given.
+func TestReleasesTemplatesRerender(t *testing.T) {
+	f := newReleaseFixture(t, 4)
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	custom := t.TempDir()
+	for _, name := range []string{"releases.md.tmpl", "changes.md.tmpl"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "templates", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(custom, name), append(data, "\nCustom "+name+"\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.releases(out, "--templates", custom)
+	files := readTree(t, out)
+	if !bytes.Contains(files["index.html"], []byte("Custom releases.md.tmpl")) {
+		t.Error("index.html was not rendered with the given templates")
+	}
+	if !bytes.Contains(files["v1.0.0/changes.html"], []byte("Custom changes.md.tmpl")) {
+		t.Error("v1.0.0/changes.html was not rendered with the given templates")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"net/http"
@@ -181,5 +182,35 @@ func TestServe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("serve after cancel: %v", err)
+	}
+}
+
+// TestStrictFailureKeepsSite: a --strict build that fails (a finding is
+// missing) leaves the previous site byte-identical, as CI needs, and
+// writes nothing where there was none.
+func TestStrictFailureKeepsSite(t *testing.T) {
+	f := newReleaseFixture(t, 5)
+	out := filepath.Join(t.TempDir(), "pub")
+	if _, stderr, code := kf(append(append([]string{"build"}, f.src()...), "--ref", "v1.1.0", "--out", out)...); code != 0 {
+		t.Fatalf("build v1.1.0: exit %d: %s", code, stderr)
+	}
+	before := readTree(t, out)
+	_, stderr, code := kf(append(append([]string{"build"}, f.src()...), "--ref", "v0.10.0", "--out", out, "--strict")...)
+	if code != 1 {
+		t.Fatalf("strict build of v0.10.0: exit %d, stderr %q; want exit 1", code, stderr)
+	}
+	if !equalTrees(t, readTree(t, out), before) {
+		t.Error("a failed --strict build changed the published site")
+	}
+	if !strings.Contains(stderr, "legacy-hook is missing") || !strings.Contains(stderr, "nothing written") {
+		t.Errorf("stderr %q does not name the missing finding and say nothing was written", stderr)
+	}
+
+	fresh := filepath.Join(t.TempDir(), "none")
+	if _, _, code := kf(append(append([]string{"build"}, f.src()...), "--ref", "v0.10.0", "--out", fresh, "--strict")...); code != 1 {
+		t.Fatalf("strict build into a new directory: exit %d, want 1", code)
+	}
+	if _, err := os.Lstat(fresh); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed --strict build created --out: %v", err)
 	}
 }
