@@ -251,29 +251,6 @@ func factChanges(a, b Facts) []FactChange {
 	return out
 }
 
-// itemDiff diffs two lists element by element.
-func itemDiff(a, b []any) []string {
-	ea, eb := make([]string, len(a)), make([]string, len(b))
-	for i, v := range a {
-		ea[i] = CompactJSON(v)
-	}
-	for i, v := range b {
-		eb[i] = CompactJSON(v)
-	}
-	var out []string
-	for _, e := range diffLines(ea, eb) {
-		switch e.op {
-		case opEqual:
-			out = append(out, " "+ea[e.a])
-		case opDelete:
-			out = append(out, "-"+ea[e.a])
-		case opInsert:
-			out = append(out, "+"+eb[e.b])
-		}
-	}
-	return out
-}
-
 // CompactJSON renders a fact value on one line (sorted keys, no HTML
 // escaping); nil renders as "(absent)".
 func CompactJSON(v any) string {
