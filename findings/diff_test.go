@@ -25,12 +25,12 @@ func TestCompareStatuses(t *testing.T) {
 		{"same facts in other number types", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, body, Facts{"n": 1.0}), DiffUnchanged, "", 0, nil, false},
 		{"added", nil, located("a", "x.ts", 3, body, nil), DiffAdded, "", 0, nil, false},
 		{"removed", located("a", "x.ts", 3, body, nil), nil, DiffRemoved, "", 0, nil, false},
-		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "located in the old source; missing in the new one: file not found: x.ts", 0, nil, false},
-		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "ambiguous in the new one: 2 places match", 0, nil, false},
+		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffLost, "located in the old source; missing in the new one: file not found: x.ts", 0, nil, false},
+		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffLost, "ambiguous in the new one: 2 places match", 0, nil, false},
 		{"in neither", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "no match in x.ts"), DiffMissing, "not located in either source", 0, nil, true},
 		{"in neither, for other reasons", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "old missing: no match in x.ts; new missing: file not found", 0, nil, false},
 		{"new but not located", nil, notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "a new finding, not located: ambiguous: 2 places match", 0, nil, false},
-		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffAdded, "newly located; in the old source it was missing", 0, nil, false},
+		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffFound, "newly located; in the old source it was missing", 0, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,7 +119,7 @@ func TestMarkdownFences(t *testing.T) {
 	tricky := "const s = `a ``` b ```` c`\n"
 	d := Compare(doc(located("a", "x.ts", 1, "x\n", nil)), doc(located("a", "x.ts", 1, tricky, nil)))
 	var b strings.Builder
-	if err := d.WriteMarkdown(&b); err != nil {
+	if err := d.WriteMarkdown(&b, ReportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "\n`````diff\n") {

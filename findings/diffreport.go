@@ -11,6 +11,39 @@ import (
 // DiffSchema is the schema value of a diff in JSON.
 const DiffSchema = "keyfindings/diff/v1"
 
+// ReportOptions choose what a diff report shows.
+type ReportOptions struct {
+	// Changed shows only the findings that differ (FindingDiff.Differs);
+	// the summary still counts them all.
+	Changed bool
+}
+
+// shown returns the findings a report lists.
+func (d *Diff) shown(opts ReportOptions) []*FindingDiff {
+	if !opts.Changed {
+		return d.Findings
+	}
+	var out []*FindingDiff
+	for _, f := range d.Findings {
+		if f.Differs() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// nothingChanged is the one line a report of only what differs prints
+// when nothing does: then every finding is unchanged or missing on both
+// sides for the same reason.
+func (d *Diff) nothingChanged() string {
+	n := d.Counts()
+	s := fmt.Sprintf("nothing changed between %s and %s: %d unchanged", SourceLabel(d.Old.Source), SourceLabel(d.New.Source), n[DiffUnchanged])
+	if n[DiffMissing] > 0 {
+		s += fmt.Sprintf(", %d missing in both", n[DiffMissing])
+	}
+	return s
+}
+
 // SourceLabel names a document's source for people: the ref and the short
 // commit, e.g. "v1.17.0 (1a2b3c4)".
 func SourceLabel(s Source) string {
@@ -74,11 +107,17 @@ func (f *FindingDiff) where() string {
 }
 
 // WriteText writes the diff for a terminal: one line per finding, the
-// excerpt diff and fact changes under changed ones, and a summary.
-func (d *Diff) WriteText(w io.Writer) error {
+// excerpt diff and fact changes under changed ones, and a summary. With
+// opts.Changed and nothing differing, it writes one line saying so.
+func (d *Diff) WriteText(w io.Writer, opts ReportOptions) error {
+	shown := d.shown(opts)
+	if opts.Changed && len(shown) == 0 {
+		_, err := io.WriteString(w, d.nothingChanged()+"\n")
+		return err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "keyfindings diff %s → %s\n", SourceLabel(d.Old.Source), SourceLabel(d.New.Source))
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		line := fmt.Sprintf("%-9s  %s", f.Status, f.ID)
 		if wh := f.where(); wh != "" {
 			line += "  " + wh
@@ -99,15 +138,8 @@ func (d *Diff) WriteText(w io.Writer) error {
 				}
 			}
 		}
-		for _, fc := range f.Facts {
-			if fc.Items != nil {
-				fmt.Fprintf(&b, "    fact %s:\n", fc.Name)
-				for _, it := range fc.Items {
-					fmt.Fprintf(&b, "      %s %s\n", it[:1], it[1:])
-				}
-				continue
-			}
-			fmt.Fprintf(&b, "    fact %s: %s → %s\n", fc.Name, CompactJSON(fc.Old), CompactJSON(fc.New))
+		for _, l := range FactLines(f.Facts) {
+			b.WriteString("    " + l + "\n")
 		}
 	}
 	b.WriteString(d.Summary() + "\n")
@@ -115,21 +147,65 @@ func (d *Diff) WriteText(w io.Writer) error {
 	return err
 }
 
+// FactLines renders fact changes for a terminal, one line each: a list
+// fact as "fact NAME:" followed by its items, each indented and marked
+// ' ', '-' or '+' (a list added or dropped whole shows every item as
+// added or removed); any other fact as "fact NAME: OLD → NEW".
+func FactLines(changes []FactChange) []string {
+	var out []string
+	for _, fc := range changes {
+		items := fc.listItems()
+		if items == nil {
+			out = append(out, fmt.Sprintf("fact %s: %s → %s", fc.Name, CompactJSON(fc.Old), CompactJSON(fc.New)))
+			continue
+		}
+		out = append(out, fmt.Sprintf("fact %s:", fc.Name))
+		for _, it := range items {
+			out = append(out, "  "+it[:1]+" "+it[1:])
+		}
+	}
+	return out
+}
+
+// listItems is Items, or for a list on one side only (absent on the
+// other) its items, all added or all removed; nil for other facts.
+func (fc FactChange) listItems() []string {
+	if fc.Items != nil {
+		return fc.Items
+	}
+	ol, oIsList := fc.Old.([]any)
+	nl, nIsList := fc.New.([]any)
+	switch {
+	case oIsList && fc.New == nil, nIsList && fc.Old == nil:
+		if items := itemDiff(ol, nl); len(items) > 0 {
+			return items
+		}
+	}
+	return nil
+}
+
 // WriteMarkdown writes the diff as GitHub-flavoured Markdown for a pull
 // request comment: a summary table, then a section per finding that is
 // not unchanged, with both citations, the excerpt diff and the facts.
-func (d *Diff) WriteMarkdown(w io.Writer) error {
+// With opts.Changed the table lists only the findings that differ, and
+// when none does the report is one line saying so.
+func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
+	shown := d.shown(opts)
+	if opts.Changed && len(shown) == 0 {
+		_, err := io.WriteString(w, mdEscape(capitalize(d.nothingChanged()))+".\n")
+		return err
+	}
 	var blocks []string
 	add := func(s string) { blocks = append(blocks, strings.TrimRight(s, "\n")) }
 	add(fmt.Sprintf("### Key findings: %s → %s", mdSource(d.Old), mdSource(d.New)))
 	add(mdEscape(d.Summary()) + ".")
 	var table strings.Builder
 	table.WriteString("| Finding | Status | Where |\n| --- | --- | --- |\n")
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(codeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
 	}
 	add(table.String())
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		if f.Status == DiffUnchanged {
 			continue
 		}
@@ -163,7 +239,7 @@ func (d *Diff) WriteMarkdown(w io.Writer) error {
 		}
 		var facts strings.Builder
 		for _, fc := range f.Facts {
-			if fc.Items == nil {
+			if fc.listItems() == nil {
 				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(codeSpan(fc.Name)), cell(codeSpan(CompactJSON(fc.Old))), cell(codeSpan(CompactJSON(fc.New))))
 			}
 		}
@@ -171,12 +247,13 @@ func (d *Diff) WriteMarkdown(w io.Writer) error {
 			add("| Fact | Old | New |\n| --- | --- | --- |\n" + facts.String())
 		}
 		for _, fc := range f.Facts {
-			if fc.Items == nil {
+			items := fc.listItems()
+			if items == nil {
 				continue
 			}
 			add(fmt.Sprintf("Fact %s:", codeSpan(fc.Name)))
 			var body strings.Builder
-			for _, it := range fc.Items {
+			for _, it := range items {
 				body.WriteString(it[:1] + " " + it[1:] + "\n")
 			}
 			add(fenced("diff", body.String()))
@@ -362,8 +439,9 @@ func side(doc *Document, r *Record) *sideJSON {
 }
 
 // MarshalIndent encodes the diff (schema keyfindings/diff/v1), indented,
-// with a trailing newline. Every status appears in summary, zeros too.
-func (d *Diff) MarshalIndent() ([]byte, error) {
+// with a trailing newline. Every status appears in summary, zeros too;
+// with opts.Changed, findings lists only those that differ.
+func (d *Diff) MarshalIndent(opts ReportOptions) ([]byte, error) {
 	out := diffJSON{Schema: DiffSchema, Old: d.Old.Source, New: d.New.Source, Changed: d.Changed(), Summary: map[string]int{}, Findings: []findingDiffJSON{}}
 	for _, s := range DiffStatuses {
 		out.Summary[s] = 0
@@ -371,7 +449,7 @@ func (d *Diff) MarshalIndent() ([]byte, error) {
 	for s, n := range d.Counts() {
 		out.Summary[s] = n
 	}
-	for _, f := range d.Findings {
+	for _, f := range d.shown(opts) {
 		fj := findingDiffJSON{ID: f.ID, Title: f.Title, Status: f.Status, Note: f.Note, Old: side(d.Old, f.Old), New: side(d.New, f.New), Hunks: f.Hunks}
 		for _, fc := range f.Facts {
 			fj.Facts = append(fj.Facts, factJSON{Name: fc.Name, Old: fc.Old, New: fc.New, Items: fc.Items})

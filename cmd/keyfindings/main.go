@@ -122,4 +122,11 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flagGiven reports whether the command line set the named flag.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
