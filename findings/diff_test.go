@@ -132,3 +132,27 @@ func TestMarkdownFences(t *testing.T) {
 		t.Errorf("codeSpan = %q", got)
 	}
 }
+
+// TestFactLines checks the item-by-item rendering diff and review share.
+func TestFactLines(t *testing.T) {
+	changes := factChanges(
+		Facts{"tools": []any{"bash", "read"}, "max": 2000, "gone": []any{"x"}},
+		Facts{"tools": []any{"bash", "grep"}, "max": 1000, "new": []any{"a", "b"}},
+	)
+	got := strings.Join(FactLines(changes), "\n")
+	want := strings.Join([]string{
+		"fact gone:",
+		`  - "x"`,
+		"fact max: 2000 → 1000",
+		"fact new:",
+		`  + "a"`,
+		`  + "b"`,
+		"fact tools:",
+		`    "bash"`,
+		`  - "read"`,
+		`  + "grep"`,
+	}, "\n")
+	if got != want {
+		t.Errorf("FactLines:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -45,8 +42,8 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	flags := findings.Reviews(cat, res.Document)
 	for _, f := range flags {
 		fmt.Fprintf(stdout, "%s\t%s\n", f.ID, f.Review)
-		for _, c := range f.Changes {
-			fmt.Fprintf(stdout, "\t%s: %s -> %s\n", c.Name, factJSON(c.Old), factJSON(c.New))
+		for _, l := range findings.FactLines(f.Changes) {
+			fmt.Fprintf(stdout, "    %s\n", l)
 		}
 	}
 	if *accept {
@@ -67,20 +64,6 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
-}
-
-// factJSON renders a fact value on one line; "(none)" for an absent one.
-func factJSON(v any) string {
-	if v == nil {
-		return "(none)"
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // findDefsDir looks for findings/defs in the working directory and its
