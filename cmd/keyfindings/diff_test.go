@@ -234,3 +234,26 @@ func TestDiffChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffNotAFindingsFile names the file and what was expected, in one
+// line, when an argument is JSON of another kind.
+func TestDiffNotAFindingsFile(t *testing.T) {
+	dir := t.TempDir()
+	arr := filepath.Join(dir, "a.json")
+	if err := os.WriteFile(arr, []byte(`[1, 2]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := kf("diff", arr, arr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	oneLineErr(t, stderr)
+	for _, want := range []string{arr + ": not a findings.json", "keyfindings build", "JSON array"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+	if strings.Contains(stderr, "Go value") {
+		t.Errorf("stderr %q speaks of Go types", stderr)
+	}
+}

@@ -99,12 +99,13 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 
 // parseFlags parses args, allowing flags after positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(os.Stderr)
+				fs.SetOutput(out)
 				fs.Usage()
 				return nil, err
 			}

@@ -16,8 +16,12 @@ const defsDir = "findings/defs"
 
 func runReview(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("review", stderr)
+	fs.Usage = commandUsage(fs, "keyfindings review [flags]", "Lists the records at --ref whose facts differ from those their definition was reviewed against, each changed fact item by item. "+
+		"After re-reading the claims, --accept records the new facts in the definition files (--defs DIR, else findings/defs in this checkout).")
 	var src sourceFlags
-	src.register(fs)
+	src.registerRef(fs)
+	src.registerSource(fs)
+	src.registerDefs(fs) // no --web-url: review prints no permalinks
 	accept := fs.Bool("accept", false, "rewrite the reviewed section of each flagged definition with the facts found (after re-reading its claim)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
