@@ -156,3 +156,37 @@ func TestFactLines(t *testing.T) {
 		t.Errorf("FactLines:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestMarkdownControlCharacters checks that CR and other control
+// characters from the source cannot break a diff report's lines: in text
+// (a problem) they become spaces, in code spans (a path) escapes, in the
+// excerpt diff control pictures, as the site's Markdown shows them.
+func TestMarkdownControlCharacters(t *testing.T) {
+	old := located("a", "x\r\n# h.ts", 3, "a\n", Facts{"s": "x"})
+	new := located("a", "x\r\n# h.ts", 3, "a\rb\x00\r\n\u202e\n", Facts{"s": "y\rz"})
+	miss := notLocated("b", StatusMissing, "no match\r\n# Heading\x1b[31m")
+	d := Compare(doc(old, located("b", "y.ts", 1, "y\n", nil)), doc(new, miss))
+	var b strings.Builder
+	if err := d.WriteMarkdown(&b, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\r\x00\x1b\u202e") {
+		t.Errorf("report holds a raw control character:\n%q", out)
+	}
+	for _, want := range []string{
+		"`x\\r\\n# h.ts`",        // path in a code span
+		"no match  \\# Heading ", // problem as text: controls as spaces
+		"+a␍b␀\n+⟨U+202E⟩\n",     // excerpt lines as control pictures
+		"`\"y\\rz\"`",            // fact value
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "# ") {
+			t.Errorf("source text became a heading: %q", line)
+		}
+	}
+}

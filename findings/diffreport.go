@@ -228,7 +228,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		}
 		if len(f.Hunks) > 0 {
 			var body strings.Builder
-			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", textOf(f.Old.Path), textOf(f.New.Path))
+			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", visible(textOf(f.Old.Path)), visible(textOf(f.New.Path)))
 			for _, h := range f.Hunks {
 				body.WriteString(h.Header() + "\n")
 				for _, l := range h.Lines {
@@ -288,7 +288,12 @@ func mdCite(doc *Document, r *Record) string {
 	if err != nil {
 		return ""
 	}
-	return c.Short().Format()
+	text := c.Short().Format()
+	if strings.ContainsFunc(text, isControl) {
+		// The citation format does not escape its path; show it as code.
+		return codeSpan(text)
+	}
+	return text
 }
 
 // mdWhere is where() with each line range linked to its permalink.
@@ -335,43 +340,124 @@ func cell(s string) string {
 // definitions, not taken from the source) on one line.
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// mdEscape escapes Markdown punctuation in plain text (paths and problems
-// come from the source and must not become markup).
+// The Markdown helpers below escape as site/markdown.go does (mdText,
+// visible, codeSpan, fence, displayText); site imports findings, so
+// findings cannot import them, and they must stay in step.
+
+// mdEscape escapes s so that Markdown shows it literally, as inline text on
+// one line (paths and problems come from the source and must not become
+// markup): inline punctuation is backslash-escaped, as are characters that
+// would start a block at the beginning; line breaks, CR and other control
+// characters become spaces.
 func mdEscape(s string) string {
+	s = strings.TrimSpace(s)
+	var b strings.Builder
+	lead := true // still in the leading run of digits
+	for i, r := range s {
+		switch {
+		case r < 0x80 && strings.ContainsRune("\\`*_[]<>&|~{}!#$", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case i == 0 && strings.ContainsRune("-+=", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case lead && i > 0 && (r == '.' || r == ')'):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case isControl(r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+		lead = lead && r >= '0' && r <= '9'
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// visible shows control characters as Go-style escapes (\n, \r, \t, \xNN).
+func visible(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range s {
-		if r < 0x80 && strings.ContainsRune("\\`*_[]<>#&~!", r) {
-			b.WriteByte('\\')
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }
 
 // codeSpan wraps s in a code span whose backtick run is longer than any
-// inside s.
+// inside s, padded where s starts or ends with a backtick or a space;
+// control characters are shown escaped.
 func codeSpan(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	n := longestRun(s, '`') + 1
-	fence := strings.Repeat("`", n)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || (strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.TrimSpace(s) != "") {
-		return fence + " " + s + " " + fence
+	s = visible(s)
+	if s == "" {
+		return ""
 	}
-	return fence + s + fence
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	pad := ""
+	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' {
+		pad = " "
+	}
+	return fence + pad + s + pad + fence
 }
 
-// fenced wraps body in a fenced code block longer than any backtick run
-// inside it.
+// fenced wraps body in a fenced code block longer than any backtick or
+// tilde run inside it. CRLF becomes LF; a lone CR and other control
+// characters but tab become their Unicode control pictures, so the block
+// has as many lines as the body.
 func fenced(info, body string) string {
-	n := longestRun(body, '`') + 1
-	if n < 3 {
-		n = 3
-	}
+	body = displayText(body)
+	n := max(3, longestRun(body, '`')+1, longestRun(body, '~')+1)
 	fence := strings.Repeat("`", n)
 	if !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
 	return fence + info + "\n" + body + fence + "\n"
+}
+
+// bidiControls are the characters that reorder text when displayed
+// ("Trojan Source"); a code block shows them by code point.
+var bidiControls = map[rune]bool{
+	0x061c: true, 0x200e: true, 0x200f: true,
+	0x202a: true, 0x202b: true, 0x202c: true, 0x202d: true, 0x202e: true,
+	0x2066: true, 0x2067: true, 0x2068: true, 0x2069: true,
+}
+
+// displayText is body text for a code block: CRLF as LF, a lone CR and
+// other control characters except tab and LF as control pictures,
+// bidirectional controls by code point.
+func displayText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == 0x7f:
+			b.WriteRune('\u2421')
+		case isControl(r):
+			b.WriteRune(0x2400 + r)
+		case bidiControls[r]:
+			fmt.Fprintf(&b, "\u27e8U+%04X\u27e9", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func longestRun(s string, c byte) int {
