@@ -799,12 +799,8 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 		}
 	}
 	r.Facts = findings.Normalize(r.Facts)
-	if reviewed, ok := d.Reviewed[id]; ok {
-		if !findings.EqualFacts(reviewed, r.Facts) {
-			r.Review = strp(findings.ReviewNeeded)
-		}
-	} else {
-		r.Review = strp(findings.ReviewMissing)
+	if verdict := findings.ReviewOf(d, id, r.Facts); verdict != "" {
+		r.Review = strp(verdict)
 	}
 	sort.Strings(r.Warnings)
 	return r, nil

@@ -7,18 +7,34 @@ import (
 	"reflect"
 )
 
-// Diff statuses, in the order summaries list them.
+// Diff statuses, in the order summaries list them. Added and removed say
+// whether a record with the id exists on each side; found and lost say
+// whether a record on both sides was located on each.
 const (
+	// DiffUnchanged: located on both sides, same bytes, place and facts.
 	DiffUnchanged = "unchanged"
-	DiffMoved     = "moved"
-	DiffChanged   = "changed"
-	DiffAdded     = "added"
-	DiffRemoved   = "removed"
-	DiffMissing   = "missing"
+	// DiffMoved: the same bytes and facts at other lines or another path.
+	DiffMoved = "moved"
+	// DiffChanged: located on both sides, bytes or facts differ.
+	DiffChanged = "changed"
+	// DiffAdded: no record with the id on the old side (a new definition,
+	// or a new match of an expect: all one); located on the new side.
+	DiffAdded = "added"
+	// DiffFound: newly located; the old side's record was missing or
+	// ambiguous.
+	DiffFound = "found"
+	// DiffRemoved: no record with the id on the new side.
+	DiffRemoved = "removed"
+	// DiffLost: located on the old side; the new side's record is missing
+	// or ambiguous.
+	DiffLost = "lost"
+	// DiffMissing: not located on the new side, nor on the old side (or
+	// no record there).
+	DiffMissing = "missing"
 )
 
 // DiffStatuses lists the diff statuses in summary order.
-var DiffStatuses = []string{DiffUnchanged, DiffMoved, DiffChanged, DiffAdded, DiffRemoved, DiffMissing}
+var DiffStatuses = []string{DiffUnchanged, DiffMoved, DiffChanged, DiffAdded, DiffFound, DiffRemoved, DiffLost, DiffMissing}
 
 // DiffContext is the number of context lines around a change in an
 // excerpt diff, as in `git diff`.
@@ -57,20 +73,28 @@ type FactChange struct {
 	Items []string
 }
 
-// Changed reports whether anything differs between the two sides: any
-// finding not unchanged, except one missing on both sides for the same
-// reason (as git diff --exit-code, which is quiet when nothing differs).
+// Changed reports whether anything differs between the two sides (as git
+// diff --exit-code, which is quiet when nothing differs).
 func (d *Diff) Changed() bool {
 	for _, f := range d.Findings {
-		if f.Status == DiffUnchanged {
-			continue
+		if f.Differs() {
+			return true
 		}
-		if f.Status == DiffMissing && f.Old != nil && f.New != nil && !f.Old.Located() && sameProblem(f.Old, f.New) {
-			continue
-		}
-		return true
 	}
 	return false
+}
+
+// Differs reports whether the finding differs between the two sides:
+// any status but unchanged, except missing on both sides in the same way
+// for the same reason.
+func (f *FindingDiff) Differs() bool {
+	switch {
+	case f.Status == DiffUnchanged:
+		return false
+	case f.Status == DiffMissing && f.Old != nil && f.New != nil && sameProblem(f.Old, f.New):
+		return false
+	}
+	return true
 }
 
 // Counts returns how many findings have each status.
@@ -92,8 +116,9 @@ func (d *Diff) Counts() map[string]int {
 //   - located in both, sha256 or facts differ: changed (facts are derived
 //     partly outside the span, e.g. an import, so equal bytes can still
 //     carry other facts; Note says so)
-//   - located in old only, or in neither: missing, with the problems
-//   - located in new only: added, with a Note giving the old problem
+//   - located in old only: lost, with a Note giving the new problem
+//   - located in new only: found, with a Note giving the old problem
+//   - located in neither: missing, with the problems
 //
 // An id only in the new document is added, or missing when it is not
 // located there; an id only in the old one is removed.
@@ -188,7 +213,7 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 	ol, nl := o.Located() && o.Lines != nil && o.SHA256 != nil, n.Located() && n.Lines != nil && n.SHA256 != nil
 	switch {
 	case ol && !nl:
-		fd.Status = DiffMissing
+		fd.Status = DiffLost
 		fd.Note = fmt.Sprintf("located in the old source; %s in the new one: %s", n.Status, problem(n))
 		return fd
 	case !ol && !nl:
@@ -200,7 +225,7 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 		}
 		return fd
 	case !ol && nl:
-		fd.Status = DiffAdded
+		fd.Status = DiffFound
 		fd.Note = fmt.Sprintf("newly located; in the old source it was %s: %s", o.Status, problem(o))
 		return fd
 	}
@@ -247,29 +272,6 @@ func factChanges(a, b Facts) []FactChange {
 			fc.Items = itemDiff(ol, nl)
 		}
 		out = append(out, fc)
-	}
-	return out
-}
-
-// itemDiff diffs two lists element by element.
-func itemDiff(a, b []any) []string {
-	ea, eb := make([]string, len(a)), make([]string, len(b))
-	for i, v := range a {
-		ea[i] = CompactJSON(v)
-	}
-	for i, v := range b {
-		eb[i] = CompactJSON(v)
-	}
-	var out []string
-	for _, e := range diffLines(ea, eb) {
-		switch e.op {
-		case opEqual:
-			out = append(out, " "+ea[e.a])
-		case opDelete:
-			out = append(out, "-"+ea[e.a])
-		case opInsert:
-			out = append(out, "+"+eb[e.b])
-		}
 	}
 	return out
 }

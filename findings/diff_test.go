@@ -25,12 +25,12 @@ func TestCompareStatuses(t *testing.T) {
 		{"same facts in other number types", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, body, Facts{"n": 1.0}), DiffUnchanged, "", 0, nil, false},
 		{"added", nil, located("a", "x.ts", 3, body, nil), DiffAdded, "", 0, nil, false},
 		{"removed", located("a", "x.ts", 3, body, nil), nil, DiffRemoved, "", 0, nil, false},
-		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "located in the old source; missing in the new one: file not found: x.ts", 0, nil, false},
-		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "ambiguous in the new one: 2 places match", 0, nil, false},
+		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffLost, "located in the old source; missing in the new one: file not found: x.ts", 0, nil, false},
+		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffLost, "ambiguous in the new one: 2 places match", 0, nil, false},
 		{"in neither", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "no match in x.ts"), DiffMissing, "not located in either source", 0, nil, true},
 		{"in neither, for other reasons", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "old missing: no match in x.ts; new missing: file not found", 0, nil, false},
 		{"new but not located", nil, notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "a new finding, not located: ambiguous: 2 places match", 0, nil, false},
-		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffAdded, "newly located; in the old source it was missing", 0, nil, false},
+		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffFound, "newly located; in the old source it was missing", 0, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,7 +119,7 @@ func TestMarkdownFences(t *testing.T) {
 	tricky := "const s = `a ``` b ```` c`\n"
 	d := Compare(doc(located("a", "x.ts", 1, "x\n", nil)), doc(located("a", "x.ts", 1, tricky, nil)))
 	var b strings.Builder
-	if err := d.WriteMarkdown(&b); err != nil {
+	if err := d.WriteMarkdown(&b, ReportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "\n`````diff\n") {
@@ -130,5 +130,63 @@ func TestMarkdownFences(t *testing.T) {
 	}
 	if got := codeSpan("`x"); got != "`` `x ``" {
 		t.Errorf("codeSpan = %q", got)
+	}
+}
+
+// TestFactLines checks the item-by-item rendering diff and review share.
+func TestFactLines(t *testing.T) {
+	changes := factChanges(
+		Facts{"tools": []any{"bash", "read"}, "max": 2000, "gone": []any{"x"}},
+		Facts{"tools": []any{"bash", "grep"}, "max": 1000, "new": []any{"a", "b"}},
+	)
+	got := strings.Join(FactLines(changes), "\n")
+	want := strings.Join([]string{
+		"fact gone:",
+		`  - "x"`,
+		"fact max: 2000 → 1000",
+		"fact new:",
+		`  + "a"`,
+		`  + "b"`,
+		"fact tools:",
+		`    "bash"`,
+		`  - "read"`,
+		`  + "grep"`,
+	}, "\n")
+	if got != want {
+		t.Errorf("FactLines:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestMarkdownControlCharacters checks that CR and other control
+// characters from the source cannot break a diff report's lines: in text
+// (a problem) they become spaces, in code spans (a path) escapes, in the
+// excerpt diff control pictures, as the site's Markdown shows them.
+func TestMarkdownControlCharacters(t *testing.T) {
+	old := located("a", "x\r\n# h.ts", 3, "a\n", Facts{"s": "x"})
+	new := located("a", "x\r\n# h.ts", 3, "a\rb\x00\r\n\u202e\n", Facts{"s": "y\rz"})
+	miss := notLocated("b", StatusMissing, "no match\r\n# Heading\x1b[31m")
+	d := Compare(doc(old, located("b", "y.ts", 1, "y\n", nil)), doc(new, miss))
+	var b strings.Builder
+	if err := d.WriteMarkdown(&b, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\r\x00\x1b\u202e") {
+		t.Errorf("report holds a raw control character:\n%q", out)
+	}
+	for _, want := range []string{
+		"`x\\r\\n# h.ts`",        // path in a code span
+		"no match  \\# Heading ", // problem as text: controls as spaces
+		"+a␍b␀\n+⟨U+202E⟩\n",     // excerpt lines as control pictures
+		"`\"y\\rz\"`",            // fact value
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "# ") {
+			t.Errorf("source text became a heading: %q", line)
+		}
 	}
 }

@@ -11,6 +11,39 @@ import (
 // DiffSchema is the schema value of a diff in JSON.
 const DiffSchema = "keyfindings/diff/v1"
 
+// ReportOptions choose what a diff report shows.
+type ReportOptions struct {
+	// Changed shows only the findings that differ (FindingDiff.Differs);
+	// the summary still counts them all.
+	Changed bool
+}
+
+// shown returns the findings a report lists.
+func (d *Diff) shown(opts ReportOptions) []*FindingDiff {
+	if !opts.Changed {
+		return d.Findings
+	}
+	var out []*FindingDiff
+	for _, f := range d.Findings {
+		if f.Differs() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// nothingChanged is the one line a report of only what differs prints
+// when nothing does: then every finding is unchanged or missing on both
+// sides for the same reason.
+func (d *Diff) nothingChanged() string {
+	n := d.Counts()
+	s := fmt.Sprintf("nothing changed between %s and %s: %d unchanged", SourceLabel(d.Old.Source), SourceLabel(d.New.Source), n[DiffUnchanged])
+	if n[DiffMissing] > 0 {
+		s += fmt.Sprintf(", %d missing in both", n[DiffMissing])
+	}
+	return s
+}
+
 // SourceLabel names a document's source for people: the ref and the short
 // commit, e.g. "v1.17.0 (1a2b3c4)".
 func SourceLabel(s Source) string {
@@ -74,11 +107,17 @@ func (f *FindingDiff) where() string {
 }
 
 // WriteText writes the diff for a terminal: one line per finding, the
-// excerpt diff and fact changes under changed ones, and a summary.
-func (d *Diff) WriteText(w io.Writer) error {
+// excerpt diff and fact changes under changed ones, and a summary. With
+// opts.Changed and nothing differing, it writes one line saying so.
+func (d *Diff) WriteText(w io.Writer, opts ReportOptions) error {
+	shown := d.shown(opts)
+	if opts.Changed && len(shown) == 0 {
+		_, err := io.WriteString(w, d.nothingChanged()+"\n")
+		return err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "keyfindings diff %s → %s\n", SourceLabel(d.Old.Source), SourceLabel(d.New.Source))
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		line := fmt.Sprintf("%-9s  %s", f.Status, f.ID)
 		if wh := f.where(); wh != "" {
 			line += "  " + wh
@@ -99,15 +138,8 @@ func (d *Diff) WriteText(w io.Writer) error {
 				}
 			}
 		}
-		for _, fc := range f.Facts {
-			if fc.Items != nil {
-				fmt.Fprintf(&b, "    fact %s:\n", fc.Name)
-				for _, it := range fc.Items {
-					fmt.Fprintf(&b, "      %s %s\n", it[:1], it[1:])
-				}
-				continue
-			}
-			fmt.Fprintf(&b, "    fact %s: %s → %s\n", fc.Name, CompactJSON(fc.Old), CompactJSON(fc.New))
+		for _, l := range FactLines(f.Facts) {
+			b.WriteString("    " + l + "\n")
 		}
 	}
 	b.WriteString(d.Summary() + "\n")
@@ -115,21 +147,65 @@ func (d *Diff) WriteText(w io.Writer) error {
 	return err
 }
 
+// FactLines renders fact changes for a terminal, one line each: a list
+// fact as "fact NAME:" followed by its items, each indented and marked
+// ' ', '-' or '+' (a list added or dropped whole shows every item as
+// added or removed); any other fact as "fact NAME: OLD → NEW".
+func FactLines(changes []FactChange) []string {
+	var out []string
+	for _, fc := range changes {
+		items := fc.listItems()
+		if items == nil {
+			out = append(out, fmt.Sprintf("fact %s: %s → %s", fc.Name, CompactJSON(fc.Old), CompactJSON(fc.New)))
+			continue
+		}
+		out = append(out, fmt.Sprintf("fact %s:", fc.Name))
+		for _, it := range items {
+			out = append(out, "  "+it[:1]+" "+it[1:])
+		}
+	}
+	return out
+}
+
+// listItems is Items, or for a list on one side only (absent on the
+// other) its items, all added or all removed; nil for other facts.
+func (fc FactChange) listItems() []string {
+	if fc.Items != nil {
+		return fc.Items
+	}
+	ol, oIsList := fc.Old.([]any)
+	nl, nIsList := fc.New.([]any)
+	switch {
+	case oIsList && fc.New == nil, nIsList && fc.Old == nil:
+		if items := itemDiff(ol, nl); len(items) > 0 {
+			return items
+		}
+	}
+	return nil
+}
+
 // WriteMarkdown writes the diff as GitHub-flavoured Markdown for a pull
 // request comment: a summary table, then a section per finding that is
 // not unchanged, with both citations, the excerpt diff and the facts.
-func (d *Diff) WriteMarkdown(w io.Writer) error {
+// With opts.Changed the table lists only the findings that differ, and
+// when none does the report is one line saying so.
+func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
+	shown := d.shown(opts)
+	if opts.Changed && len(shown) == 0 {
+		_, err := io.WriteString(w, mdEscape(capitalize(d.nothingChanged()))+".\n")
+		return err
+	}
 	var blocks []string
 	add := func(s string) { blocks = append(blocks, strings.TrimRight(s, "\n")) }
 	add(fmt.Sprintf("### Key findings: %s → %s", mdSource(d.Old), mdSource(d.New)))
 	add(mdEscape(d.Summary()) + ".")
 	var table strings.Builder
 	table.WriteString("| Finding | Status | Where |\n| --- | --- | --- |\n")
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(codeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
 	}
 	add(table.String())
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		if f.Status == DiffUnchanged {
 			continue
 		}
@@ -152,7 +228,7 @@ func (d *Diff) WriteMarkdown(w io.Writer) error {
 		}
 		if len(f.Hunks) > 0 {
 			var body strings.Builder
-			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", textOf(f.Old.Path), textOf(f.New.Path))
+			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", visible(textOf(f.Old.Path)), visible(textOf(f.New.Path)))
 			for _, h := range f.Hunks {
 				body.WriteString(h.Header() + "\n")
 				for _, l := range h.Lines {
@@ -163,7 +239,7 @@ func (d *Diff) WriteMarkdown(w io.Writer) error {
 		}
 		var facts strings.Builder
 		for _, fc := range f.Facts {
-			if fc.Items == nil {
+			if fc.listItems() == nil {
 				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(codeSpan(fc.Name)), cell(codeSpan(CompactJSON(fc.Old))), cell(codeSpan(CompactJSON(fc.New))))
 			}
 		}
@@ -171,12 +247,13 @@ func (d *Diff) WriteMarkdown(w io.Writer) error {
 			add("| Fact | Old | New |\n| --- | --- | --- |\n" + facts.String())
 		}
 		for _, fc := range f.Facts {
-			if fc.Items == nil {
+			items := fc.listItems()
+			if items == nil {
 				continue
 			}
 			add(fmt.Sprintf("Fact %s:", codeSpan(fc.Name)))
 			var body strings.Builder
-			for _, it := range fc.Items {
+			for _, it := range items {
 				body.WriteString(it[:1] + " " + it[1:] + "\n")
 			}
 			add(fenced("diff", body.String()))
@@ -211,7 +288,12 @@ func mdCite(doc *Document, r *Record) string {
 	if err != nil {
 		return ""
 	}
-	return c.Short().Format()
+	text := c.Short().Format()
+	if strings.ContainsFunc(text, isControl) {
+		// The citation format does not escape its path; show it as code.
+		return codeSpan(text)
+	}
+	return text
 }
 
 // mdWhere is where() with each line range linked to its permalink.
@@ -258,43 +340,124 @@ func cell(s string) string {
 // definitions, not taken from the source) on one line.
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// mdEscape escapes Markdown punctuation in plain text (paths and problems
-// come from the source and must not become markup).
+// The Markdown helpers below escape as site/markdown.go does (mdText,
+// visible, codeSpan, fence, displayText); site imports findings, so
+// findings cannot import them, and they must stay in step.
+
+// mdEscape escapes s so that Markdown shows it literally, as inline text on
+// one line (paths and problems come from the source and must not become
+// markup): inline punctuation is backslash-escaped, as are characters that
+// would start a block at the beginning; line breaks, CR and other control
+// characters become spaces.
 func mdEscape(s string) string {
+	s = strings.TrimSpace(s)
+	var b strings.Builder
+	lead := true // still in the leading run of digits
+	for i, r := range s {
+		switch {
+		case r < 0x80 && strings.ContainsRune("\\`*_[]<>&|~{}!#$", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case i == 0 && strings.ContainsRune("-+=", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case lead && i > 0 && (r == '.' || r == ')'):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case isControl(r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+		lead = lead && r >= '0' && r <= '9'
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// visible shows control characters as Go-style escapes (\n, \r, \t, \xNN).
+func visible(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range s {
-		if r < 0x80 && strings.ContainsRune("\\`*_[]<>#&~!", r) {
-			b.WriteByte('\\')
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }
 
 // codeSpan wraps s in a code span whose backtick run is longer than any
-// inside s.
+// inside s, padded where s starts or ends with a backtick or a space;
+// control characters are shown escaped.
 func codeSpan(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	n := longestRun(s, '`') + 1
-	fence := strings.Repeat("`", n)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || (strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.TrimSpace(s) != "") {
-		return fence + " " + s + " " + fence
+	s = visible(s)
+	if s == "" {
+		return ""
 	}
-	return fence + s + fence
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	pad := ""
+	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' {
+		pad = " "
+	}
+	return fence + pad + s + pad + fence
 }
 
-// fenced wraps body in a fenced code block longer than any backtick run
-// inside it.
+// fenced wraps body in a fenced code block longer than any backtick or
+// tilde run inside it. CRLF becomes LF; a lone CR and other control
+// characters but tab become their Unicode control pictures, so the block
+// has as many lines as the body.
 func fenced(info, body string) string {
-	n := longestRun(body, '`') + 1
-	if n < 3 {
-		n = 3
-	}
+	body = displayText(body)
+	n := max(3, longestRun(body, '`')+1, longestRun(body, '~')+1)
 	fence := strings.Repeat("`", n)
 	if !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
 	return fence + info + "\n" + body + fence + "\n"
+}
+
+// bidiControls are the characters that reorder text when displayed
+// ("Trojan Source"); a code block shows them by code point.
+var bidiControls = map[rune]bool{
+	0x061c: true, 0x200e: true, 0x200f: true,
+	0x202a: true, 0x202b: true, 0x202c: true, 0x202d: true, 0x202e: true,
+	0x2066: true, 0x2067: true, 0x2068: true, 0x2069: true,
+}
+
+// displayText is body text for a code block: CRLF as LF, a lone CR and
+// other control characters except tab and LF as control pictures,
+// bidirectional controls by code point.
+func displayText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == 0x7f:
+			b.WriteRune('\u2421')
+		case isControl(r):
+			b.WriteRune(0x2400 + r)
+		case bidiControls[r]:
+			fmt.Fprintf(&b, "\u27e8U+%04X\u27e9", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func longestRun(s string, c byte) int {
@@ -362,8 +525,9 @@ func side(doc *Document, r *Record) *sideJSON {
 }
 
 // MarshalIndent encodes the diff (schema keyfindings/diff/v1), indented,
-// with a trailing newline. Every status appears in summary, zeros too.
-func (d *Diff) MarshalIndent() ([]byte, error) {
+// with a trailing newline. Every status appears in summary, zeros too;
+// with opts.Changed, findings lists only those that differ.
+func (d *Diff) MarshalIndent(opts ReportOptions) ([]byte, error) {
 	out := diffJSON{Schema: DiffSchema, Old: d.Old.Source, New: d.New.Source, Changed: d.Changed(), Summary: map[string]int{}, Findings: []findingDiffJSON{}}
 	for _, s := range DiffStatuses {
 		out.Summary[s] = 0
@@ -371,7 +535,7 @@ func (d *Diff) MarshalIndent() ([]byte, error) {
 	for s, n := range d.Counts() {
 		out.Summary[s] = n
 	}
-	for _, f := range d.Findings {
+	for _, f := range d.shown(opts) {
 		fj := findingDiffJSON{ID: f.ID, Title: f.Title, Status: f.Status, Note: f.Note, Old: side(d.Old, f.Old), New: side(d.New, f.New), Hunks: f.Hunks}
 		for _, fc := range f.Facts {
 			fj.Facts = append(fj.Facts, factJSON{Name: fc.Name, Old: fc.Old, New: fc.New, Items: fc.Items})

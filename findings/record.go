@@ -120,9 +120,12 @@ func ReadDocument(file string) (*Document, error) {
 func DecodeDocument(data []byte, name string) (*Document, error) {
 	var d Document
 	if err := json.Unmarshal(data, &d); err != nil {
-		return nil, fmt.Errorf("%s is not a findings.json: %v", name, err)
+		return nil, fmt.Errorf("%s: not a findings.json (the file keyfindings build writes): %s", name, jsonProblem(err))
 	}
-	if d.Schema != Schema {
+	switch {
+	case d.Schema == "":
+		return nil, fmt.Errorf("%s: not a findings.json (the file keyfindings build writes): it has no \"schema\": %q", name, Schema)
+	case d.Schema != Schema:
 		return nil, fmt.Errorf("%s: schema %q, want %q", name, d.Schema, Schema)
 	}
 	for i, r := range d.Findings {
@@ -131,6 +134,41 @@ func DecodeDocument(data []byte, name string) (*Document, error) {
 		}
 	}
 	return &d, nil
+}
+
+// jsonProblem says in a findings.json reader's terms what a decoding error
+// found: not JSON, or JSON of another shape.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn) && syn.Error() == "unexpected end of JSON input":
+		return "the JSON ends early (a truncated file?)"
+	case errors.As(err, &syn):
+		return fmt.Sprintf("not valid JSON (at byte %d: %v)", syn.Offset, err)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Sprintf("it holds a JSON %s, not an object with schema, source and findings", typ.Value)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("its field %s holds a JSON %s where a findings.json has %s", typ.Field, typ.Value, jsonKind(typ.Type.Kind().String()))
+	}
+	return err.Error()
+}
+
+// jsonKind names a Go kind as JSON calls it, with its article.
+func jsonKind(kind string) string {
+	switch kind {
+	case "struct", "map":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "ptr", "interface":
+		return "a value"
+	}
+	return "a number"
 }
 
 // check rejects a record that other code would misread: no id, an

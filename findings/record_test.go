@@ -24,6 +24,11 @@ func TestDecodeDocumentChecks(t *testing.T) {
 		{"short hash", rec(located("6")), "(a) is located but its sha256 is not 64 lowercase hex digits"},
 		{"no lines", rec(`{"id":"a","status":"located","path":"x.ts","sha256":"` + hash + `"}`), "no valid lines"},
 		{"path outside the repository", rec(`{"id":"a","status":"located","path":"../../etc/passwd","lines":{"start":1,"end":1},"sha256":"` + hash + `"}`), `(a): path "../../etc/passwd" is not a clean repo-relative path`},
+		{"a JSON array", `[{"id":"a"}]`, "f.json: not a findings.json (the file keyfindings build writes): it holds a JSON array"},
+		{"not JSON", `{"schema": `, "the JSON ends early"},
+		{"bad JSON", `{"schema" "x"}`, "not valid JSON (at byte"},
+		{"another JSON object", `{"name":"opencode","version":"1.0.0"}`, `f.json: not a findings.json (the file keyfindings build writes): it has no "schema": "keyfindings/v1"`},
+		{"findings not a list", `{"schema":"keyfindings/v1","findings":{}}`, "its field findings holds a JSON object where a findings.json has an array"},
 		{"no path", rec(`{"id":"a","status":"located","lines":{"start":1,"end":1},"sha256":"` + hash + `"}`), "no path"},
 	}
 	for _, tt := range tests {

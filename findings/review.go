@@ -29,6 +29,21 @@ type Flag struct {
 	Changes []FactChange
 }
 
+// ReviewOf is the review verdict of record id with the given facts under
+// definition d: "" when the facts are those d was reviewed against,
+// ReviewNeeded when they differ, ReviewMissing when d has none for id.
+// Builds put it on the record; Reviews lists the records it flags.
+func ReviewOf(d *Definition, id string, facts Facts) string {
+	reviewed, ok := d.Reviewed[id]
+	switch {
+	case !ok:
+		return ReviewMissing
+	case !EqualFacts(reviewed, facts):
+		return ReviewNeeded
+	}
+	return ""
+}
+
 // Reviews compares the records of doc with the facts each definition in
 // cat was reviewed against, and returns the records that need review, in
 // record order (ids that are gone follow their definition's records).
@@ -55,12 +70,8 @@ func Reviews(cat *Catalog, doc *Document) []Flag {
 		seen := map[string]bool{}
 		for _, r := range byDef[defID] {
 			seen[r.ID] = true
-			reviewed, ok := d.Reviewed[r.ID]
-			switch {
-			case !ok:
-				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewMissing, Changes: factChanges(nil, r.Facts)})
-			case !EqualFacts(reviewed, r.Facts):
-				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewNeeded, Changes: factChanges(reviewed, r.Facts)})
+			if verdict := ReviewOf(d, r.ID, r.Facts); verdict != "" {
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: verdict, Changes: factChanges(d.Reviewed[r.ID], r.Facts)})
 			}
 		}
 		for _, id := range sortedIDs(d.Reviewed) {

@@ -163,3 +163,24 @@ func TestReviewsAndAccept(t *testing.T) {
 		t.Errorf("second accept wrote %v (err %v)", again, err)
 	}
 }
+
+// TestReviewOf holds the one review verdict that builds record and review
+// lists.
+func TestReviewOf(t *testing.T) {
+	d := &Definition{ID: "limits", Reviewed: map[string]Facts{"limits": {"max": 2000}}}
+	tests := []struct {
+		id    string
+		facts Facts
+		want  string
+	}{
+		{"limits", Facts{"max": 2000.0}, ""},
+		{"limits", Facts{"max": 1000}, ReviewNeeded},
+		{"limits", nil, ReviewNeeded},
+		{"limits-2", Facts{"max": 2000}, ReviewMissing},
+	}
+	for _, tt := range tests {
+		if got := ReviewOf(d, tt.id, tt.facts); got != tt.want {
+			t.Errorf("ReviewOf(%s, %v) = %q, want %q", tt.id, tt.facts, got, tt.want)
+		}
+	}
+}

@@ -29,8 +29,10 @@ var matrixLegend = []struct{ Status, Label string }{
 	{findings.DiffUnchanged, "unchanged"},
 	{findings.DiffMoved, "moved (same bytes)"},
 	{findings.DiffChanged, "changed (bytes or facts)"},
-	{findings.DiffAdded, "added or newly located"},
+	{findings.DiffAdded, "added"},
+	{findings.DiffFound, "found (newly located)"},
 	{findings.DiffRemoved, "removed"},
+	{findings.DiffLost, "lost (no longer located)"},
 	{findings.DiffMissing, "missing (not located)"},
 	{cellLocated, "located (first release)"},
 	{cellAbsent, "no such finding yet"},
@@ -203,10 +205,13 @@ func cellTitle(id string, tags []string, i int, status string, rec *findings.Rec
 		return id + ": no record at " + tags[i]
 	case cellLocated:
 		return at + "located (the first release shown)" + where(rec)
-	case findings.DiffMissing:
+	case findings.DiffMissing, findings.DiffLost:
 		p := ""
 		if rec != nil && rec.Problem != nil {
 			p = ": " + *rec.Problem
+		}
+		if status == findings.DiffLost {
+			return at + "lost" + since + p
 		}
 		return at + "missing" + p
 	case findings.DiffRemoved:

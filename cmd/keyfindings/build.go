@@ -21,20 +21,43 @@ type sourceFlags struct {
 	timeout                        time.Duration
 }
 
+// register registers every source flag: for commands that extract one
+// ref and print permalinks (build, cite).
 func (s *sourceFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.ref, "ref", "", "tag, branch or commit to read (default: the pin's ref, or HEAD)")
+	s.registerRef(fs)
 	s.registerRepo(fs)
 }
 
 // registerRepo registers the source flags other than --ref, for commands
 // that choose their own refs.
 func (s *sourceFlags) registerRepo(fs *flag.FlagSet) {
+	s.registerSource(fs)
+	s.registerWebURL(fs)
+	s.registerDefs(fs)
+}
+
+// registerRef registers --ref.
+func (s *sourceFlags) registerRef(fs *flag.FlagSet) {
+	fs.StringVar(&s.ref, "ref", "", "tag, branch or commit to read (default: the pin's ref, or HEAD)")
+}
+
+// registerSource registers the flags that say where the source is and how
+// to reach it: --repo, --cache, --quiet, --timeout.
+func (s *sourceFlags) registerSource(fs *flag.FlagSet) {
 	fs.StringVar(&s.repo, "repo", "", "repository URL, local git repository or plain directory (default: the pinned upstream)")
 	fs.StringVar(&s.cache, "cache", "", "cache directory for fetched repositories (default: $KEYFINDINGS_CACHE or the user cache dir)")
-	fs.StringVar(&s.webURL, "web-url", "", "web URL for permalinks (default: the GitHub URL of the source, else the pin's)")
-	fs.StringVar(&s.defs, "defs", "", "directory of finding definitions (*.yaml) to use instead of the built-in catalog")
 	fs.BoolVar(&s.quiet, "quiet", false, "no progress output on stderr")
 	fs.DurationVar(&s.timeout, "timeout", 15*time.Minute, "give up on network work after this long (0: never)")
+}
+
+// registerWebURL registers --web-url, for commands that print permalinks.
+func (s *sourceFlags) registerWebURL(fs *flag.FlagSet) {
+	fs.StringVar(&s.webURL, "web-url", "", "web URL for permalinks (default: the GitHub URL of the source, else the pin's)")
+}
+
+// registerDefs registers --defs, for commands that load the catalog.
+func (s *sourceFlags) registerDefs(fs *flag.FlagSet) {
+	fs.StringVar(&s.defs, "defs", "", "directory of finding definitions (*.yaml) to use instead of the built-in catalog")
 }
 
 // catalog loads the definitions and compiles their queries, before any

@@ -13,11 +13,15 @@ import (
 
 func runDiff(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("diff", stderr)
-	fs.Usage = commandUsage(fs, "keyfindings diff [flags] A B", "A and B are refs in --repo (--ref is not used) or findings.json files. Statuses: unchanged, moved, changed, added, removed, missing.")
+	fs.Usage = commandUsage(fs, "keyfindings diff [flags] A B", "A and B are refs in --repo or findings.json files written by keyfindings build. "+
+		"Per finding: unchanged; moved (same bytes, other lines or path); changed (bytes or facts); "+
+		"added (no record in A); found (in A but not located there); removed (no record in B); "+
+		"lost (located in A, not in B); missing (located in neither).")
 	var src sourceFlags
-	src.register(fs)
+	src.registerRepo(fs) // the refs are the arguments: no --ref
 	format := fs.String("format", "text", "output format: text, md (for a pull-request comment) or json")
 	exitCode := fs.Bool("exit-code", false, "exit 1 when anything differs between A and B (a finding missing on both sides for the same reason does not), like git diff --exit-code")
+	changed := fs.Bool("changed", false, "show only the findings that differ, or one line when none does (default for --format md; --changed=false shows all)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -25,13 +29,14 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	if len(rest) != 2 {
 		return usagef("want two refs or findings.json files, got %d arguments (usage: keyfindings diff [--repo R] A B)", len(rest))
 	}
-	if src.ref != "" {
-		return usagef("diff takes the two refs as arguments A and B, not --ref")
-	}
 	switch *format {
 	case "text", "md", "json":
 	default:
 		return usagef("--format %q: want text, md or json", *format)
+	}
+	opts := findings.ReportOptions{Changed: *changed}
+	if !flagGiven(fs, "changed") && *format == "md" {
+		opts.Changed = true
 	}
 	docs, err := loadSides(&src, rest, stderr)
 	if err != nil {
@@ -40,12 +45,12 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	d := findings.Compare(docs[0], docs[1])
 	switch *format {
 	case "text":
-		err = d.WriteText(stdout)
+		err = d.WriteText(stdout, opts)
 	case "md":
-		err = d.WriteMarkdown(stdout)
+		err = d.WriteMarkdown(stdout, opts)
 	case "json":
 		var data []byte
-		if data, err = d.MarshalIndent(); err == nil {
+		if data, err = d.MarshalIndent(opts); err == nil {
 			_, err = stdout.Write(data)
 		}
 	}

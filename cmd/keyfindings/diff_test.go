@@ -39,8 +39,18 @@ func TestDiffStatuses(t *testing.T) {
 			"tool-ids-bash":  "unchanged",
 			"tool-ids-read":  "removed",
 			"tool-ids-grep":  "added",
-			"legacy-hook":    "missing", // its file was deleted
+			"legacy-hook":    "lost",    // its file was deleted
 			"never-there":    "missing", // in neither
+		}},
+		{"v0.2.0", "v0.1.0", map[string]string{
+			"system-header":  "unchanged",
+			"output-limit":   "changed",
+			"registry-order": "moved",
+			"tool-ids-bash":  "unchanged",
+			"tool-ids-grep":  "removed",
+			"tool-ids-read":  "added",
+			"legacy-hook":    "found", // a record at v0.2.0, not located there
+			"never-there":    "missing",
 		}},
 		{"v0.2.0", "v0.3.0", map[string]string{
 			"system-header":  "unchanged",
@@ -127,7 +137,7 @@ func TestDiffExitCodes(t *testing.T) {
 		{"differences, no --exit-code", []string{"v0.1.0", "v0.2.0"}, 0, ""},
 		{"differences, --exit-code", []string{"v0.1.0", "v0.2.0", "--exit-code"}, 1, ""},
 		{"one argument", []string{"v0.1.0"}, 2, "want two refs"},
-		{"--ref is not for diff", []string{"--ref", "v0.1.0", "v0.1.0", "v0.2.0"}, 2, "not --ref"},
+		{"--ref is not for diff", []string{"--ref", "v0.1.0", "v0.1.0", "v0.2.0"}, 2, "not defined: -ref"},
 		{"bad format", []string{"v0.1.0", "v0.2.0", "--format", "html"}, 2, "--format"},
 		{"unknown ref", []string{"v0.1.0", "v9.9.9"}, 1, "v9.9.9"},
 		{"missing file", []string{"nope.json", "v0.1.0"}, 1, "nope.json: no such findings.json"},
@@ -171,5 +181,79 @@ func TestDiffExitCodeClean(t *testing.T) {
 	}
 	if !strings.Contains(out, "unchanged  system-header") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// TestDiffChanged checks --changed: only what differs, one line when
+// nothing does, and the default for --format md only.
+func TestDiffChanged(t *testing.T) {
+	f := newFixture(t)
+	diff := func(args ...string) string {
+		t.Helper()
+		out, stderr, code := kf(append(append([]string{"diff"}, f.src()...), args...)...)
+		if code != 0 {
+			t.Fatalf("diff %v: exit %d: %s", args, code, stderr)
+		}
+		return out
+	}
+	lines := func(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
+
+	// v0.2.0 against itself: never-there is missing on both sides for the
+	// same reason, the rest unchanged.
+	for _, args := range [][]string{
+		{"v0.2.0", "v0.2.0", "--changed", "--exit-code"},
+		{"v0.2.0", "v0.2.0", "--format", "md"},
+	} {
+		out := diff(args...)
+		if l := lines(out); len(l) != 1 || !strings.Contains(strings.ToLower(l[0]), "nothing changed between v0.2.0") {
+			t.Errorf("diff %v: want one line saying nothing changed, got:\n%s", args, out)
+		}
+	}
+	if out := diff("v0.2.0", "v0.2.0"); !strings.Contains(out, "unchanged  system-header") {
+		t.Errorf("text without --changed lists every finding:\n%s", out)
+	}
+
+	out := diff("v0.1.0", "v0.2.0", "--changed")
+	if strings.Contains(out, "unchanged  ") || !strings.Contains(out, "changed    output-limit") || !strings.Contains(out, "lost       legacy-hook") {
+		t.Errorf("--changed lists an unchanged finding or drops a changed one:\n%s", out)
+	}
+	if last := lines(out)[len(lines(out))-1]; !strings.HasPrefix(last, "2 unchanged, ") {
+		t.Errorf("--changed summary %q, want it to count the unchanged too", last)
+	}
+	md := diff("v0.1.0", "v0.2.0", "--format", "md", "--changed=false")
+	if !strings.Contains(md, "| `system-header` ") {
+		t.Errorf("md --changed=false does not list unchanged findings:\n%s", md)
+	}
+	var j struct{ Findings []struct{ Status string } }
+	if err := json.Unmarshal([]byte(diff("v0.1.0", "v0.2.0", "--format", "json", "--changed")), &j); err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range j.Findings {
+		if fd.Status == "unchanged" {
+			t.Errorf("json --changed lists an unchanged finding")
+		}
+	}
+}
+
+// TestDiffNotAFindingsFile names the file and what was expected, in one
+// line, when an argument is JSON of another kind.
+func TestDiffNotAFindingsFile(t *testing.T) {
+	dir := t.TempDir()
+	arr := filepath.Join(dir, "a.json")
+	if err := os.WriteFile(arr, []byte(`[1, 2]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := kf("diff", arr, arr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	oneLineErr(t, stderr)
+	for _, want := range []string{arr + ": not a findings.json", "keyfindings build", "JSON array"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+	if strings.Contains(stderr, "Go value") {
+		t.Errorf("stderr %q speaks of Go types", stderr)
 	}
 }

@@ -99,12 +99,13 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 
 // parseFlags parses args, allowing flags after positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(os.Stderr)
+				fs.SetOutput(out)
 				fs.Usage()
 				return nil, err
 			}
@@ -120,6 +121,13 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// flagGiven reports whether the command line set the named flag.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -369,8 +369,8 @@ func TestReleasesSite(t *testing.T) {
 		}
 		shapes[shape], colours[c[1]] = m[2], m[2]
 	}
-	if len(shapes) != 8 {
-		t.Errorf("legend has %d entries, want 8", len(shapes))
+	if len(shapes) != 10 {
+		t.Errorf("legend has %d entries, want 10", len(shapes))
 	}
 
 	// Source text never becomes markup: the fixture's </svg><script> is

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -19,8 +16,12 @@ const defsDir = "findings/defs"
 
 func runReview(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("review", stderr)
+	fs.Usage = commandUsage(fs, "keyfindings review [flags]", "Lists the records at --ref whose facts differ from those their definition was reviewed against, each changed fact item by item. "+
+		"After re-reading the claims, --accept records the new facts in the definition files (--defs DIR, else findings/defs in this checkout).")
 	var src sourceFlags
-	src.register(fs)
+	src.registerRef(fs)
+	src.registerSource(fs)
+	src.registerDefs(fs) // no --web-url: review prints no permalinks
 	accept := fs.Bool("accept", false, "rewrite the reviewed section of each flagged definition with the facts found (after re-reading its claim)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -45,8 +46,8 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	flags := findings.Reviews(cat, res.Document)
 	for _, f := range flags {
 		fmt.Fprintf(stdout, "%s\t%s\n", f.ID, f.Review)
-		for _, c := range f.Changes {
-			fmt.Fprintf(stdout, "\t%s: %s -> %s\n", c.Name, factJSON(c.Old), factJSON(c.New))
+		for _, l := range findings.FactLines(f.Changes) {
+			fmt.Fprintf(stdout, "    %s\n", l)
 		}
 	}
 	if *accept {
@@ -67,20 +68,6 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
-}
-
-// factJSON renders a fact value on one line; "(none)" for an absent one.
-func factJSON(v any) string {
-	if v == nil {
-		return "(none)"
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // findDefsDir looks for findings/defs in the working directory and its

@@ -44,7 +44,10 @@ func TestReviewFlagsAndAccepts(t *testing.T) {
 	}
 	for _, want := range []string{
 		"tool-output-bounds\tfacts changed since the claim was written\n",
-		"\tmax_lines: 2000 -> 1500\n",
+		"\n    fact max_lines: 2000 → 1500\n",
+		// A list fact item by item, as diff shows it, not as one line.
+		"\n    fact rules:\n      - {",
+		"\n      + {\"file\":\"packages/opencode/src/session/prompt/alpha.txt\",",
 		"system-prompt-files-prompt-wide-txt\tfacts not reviewed yet\n",
 		"system-prompt-files-prompt-gpt-txt\treviewed, but no such record at this commit\n",
 	} {

@@ -25,7 +25,9 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("verify", stderr)
 	fs.Usage = commandUsage(fs, "keyfindings verify [flags] FILE-OR-CITATION…", "Checks each citation (in a findings.json, a Markdown file, or given as text or a permalink) at its own commit, or with --ref whether the cited lines are still there: ok, moved, changed.")
 	var src sourceFlags
-	src.register(fs)
+	src.registerRef(fs)
+	src.registerSource(fs)
+	src.registerWebURL(fs) // the new citation of a moved one
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err

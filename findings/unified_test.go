@@ -7,41 +7,67 @@ import (
 	"testing"
 )
 
-// apply rebuilds b from a and an edit script, checking the script's
-// indices as it goes.
-func apply(t *testing.T, a, b []string, script []edit) []string {
+// applyHunks rebuilds the new excerpt from the old one and the hunks,
+// checking each hunk's start lines and counts against the excerpts.
+func applyHunks(t *testing.T, old string, oldStart, newStart int, hunks []Hunk) string {
 	t.Helper()
-	var out []string
-	ia, ib := 0, 0
-	for _, e := range script {
-		switch e.op {
-		case opEqual:
-			if e.a != ia || e.b != ib || a[e.a] != b[e.b] {
-				t.Fatalf("bad equal %+v at a%d b%d", e, ia, ib)
-			}
-			out = append(out, a[e.a])
-			ia, ib = ia+1, ib+1
-		case opDelete:
-			if e.a != ia {
-				t.Fatalf("bad delete %+v at a%d", e, ia)
-			}
-			ia++
-		case opInsert:
-			if e.b != ib {
-				t.Fatalf("bad insert %+v at b%d", e, ib)
-			}
-			out = append(out, b[e.b])
-			ib++
+	a := strings.SplitAfter(old, "\n")
+	if a[len(a)-1] == "" {
+		a = a[:len(a)-1]
+	}
+	var out strings.Builder
+	next := 0  // index in a of the next line not yet copied
+	shift := 0 // lines added minus lines deleted so far
+	for _, h := range hunks {
+		first := h.OldStart - oldStart // index in a of the hunk's first old line
+		if h.OldLines == 0 {
+			first++
 		}
+		if wantNew := newStart + (h.OldStart - oldStart) + shift; h.NewLines > 0 && h.OldLines > 0 && h.NewStart != wantNew {
+			t.Fatalf("hunk %s: new start %d, want %d", h.Header(), h.NewStart, wantNew)
+		}
+		for ; next < first; next++ {
+			out.WriteString(a[next])
+		}
+		nOld, nNew := 0, 0
+		for i, l := range h.Lines {
+			if l == noNewline {
+				continue
+			}
+			text := l[1:]
+			if i+1 >= len(h.Lines) || h.Lines[i+1] != noNewline {
+				text += "\n"
+			}
+			switch l[0] {
+			case ' ':
+				if a[next] != text {
+					t.Fatalf("hunk %s: context %q, old line is %q", h.Header(), text, a[next])
+				}
+				out.WriteString(text)
+				next, nOld, nNew = next+1, nOld+1, nNew+1
+			case '-':
+				if a[next] != text {
+					t.Fatalf("hunk %s: deletes %q, old line is %q", h.Header(), text, a[next])
+				}
+				next, nOld = next+1, nOld+1
+			case '+':
+				out.WriteString(text)
+				nNew++
+			}
+		}
+		if nOld != h.OldLines || nNew != h.NewLines {
+			t.Fatalf("hunk %s holds %d old and %d new lines", h.Header(), nOld, nNew)
+		}
+		shift += h.NewLines - h.OldLines
 	}
-	if ia != len(a) || ib != len(b) {
-		t.Fatalf("script consumed a%d/%d b%d/%d", ia, len(a), ib, len(b))
+	for ; next < len(a); next++ {
+		out.WriteString(a[next])
 	}
-	return out
+	return out.String()
 }
 
-// lcs is the textbook dynamic programme, to check the script is shortest.
-func lcs(a, b []string) int {
+// lcsLen is the textbook dynamic programme, to check the diff is shortest.
+func lcsLen(a, b []string) int {
 	dp := make([][]int, len(a)+1)
 	for i := range dp {
 		dp[i] = make([]int, len(b)+1)
@@ -58,9 +84,13 @@ func lcs(a, b []string) int {
 	return dp[0][0]
 }
 
-func TestDiffLinesShortest(t *testing.T) {
+// TestUnifiedHunksRandom checks on random short excerpts that the hunks
+// rebuild the new excerpt from the old one at the right line numbers, and
+// that with unlimited context they keep as many lines as the longest
+// common subsequence.
+func TestUnifiedHunksRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	words := []string{"a", "b", "c", "d"}
+	words := []string{"a\n", "b\n", "c\n", "d\n"}
 	for n := 0; n < 2000; n++ {
 		a := make([]string, rng.Intn(12))
 		b := make([]string, rng.Intn(12))
@@ -70,19 +100,24 @@ func TestDiffLinesShortest(t *testing.T) {
 		for i := range b {
 			b[i] = words[rng.Intn(len(words))]
 		}
-		script := diffLines(a, b)
-		got := apply(t, a, b, script)
-		if !reflect.DeepEqual(got, b) && !(len(got) == 0 && len(b) == 0) {
-			t.Fatalf("diff(%q, %q) rebuilds %q", a, b, got)
+		old, new := strings.Join(a, ""), strings.Join(b, "")
+		oldStart, newStart := 1+rng.Intn(50), 1+rng.Intn(50)
+		if got := applyHunks(t, old, oldStart, newStart, UnifiedHunks(old, new, oldStart, newStart, DiffContext)); got != new {
+			t.Fatalf("hunks of %q → %q rebuild %q", old, new, got)
 		}
-		eq := 0
-		for _, e := range script {
-			if e.op == opEqual {
-				eq++
+		kept := 0
+		for _, h := range UnifiedHunks(old, new, 1, 1, 100) {
+			for _, l := range h.Lines {
+				if l[0] == ' ' {
+					kept++
+				}
 			}
 		}
-		if want := lcs(a, b); eq != want {
-			t.Fatalf("diff(%q, %q) keeps %d lines, the LCS has %d", a, b, eq, want)
+		if old == new {
+			kept = len(a)
+		}
+		if want := lcsLen(a, b); kept != want {
+			t.Fatalf("diff of %q → %q keeps %d lines, the LCS has %d", old, new, kept, want)
 		}
 	}
 }
