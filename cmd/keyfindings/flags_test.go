@@ -15,7 +15,7 @@ func TestHelpListsOnlyUsedFlags(t *testing.T) {
 	source := []string{"cache", "quiet", "repo", "timeout"}
 	want := map[string][]string{
 		"build":    append([]string{"defs", "force", "out", "ref", "strict", "templates", "web-url"}, source...),
-		"releases": append([]string{"defs", "force", "from", "match", "out", "templates", "to", "web-url"}, source...),
+		"releases": append([]string{"defs", "force", "from", "match", "out", "prune", "templates", "to", "web-url"}, source...),
 		"list":     {"defs"},
 		"diff":     append([]string{"changed", "defs", "exit-code", "format", "web-url"}, source...),
 		"cite":     append([]string{"defs", "format", "ref", "web-url"}, source...),
