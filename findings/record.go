@@ -91,6 +91,14 @@ type Record struct {
 	Definition string `json:"definition"`
 }
 
+// Tokens is the length of a record's excerpt in tokens of two public
+// OpenAI encodings. Only records of definitions with model_text carry it:
+// their excerpt is text a model reads as it is.
+type Tokens struct {
+	O200kBase  int `json:"o200k_base"`
+	Cl100kBase int `json:"cl100k_base"`
+}
+
 // Located reports whether the record has a span.
 func (r *Record) Located() bool { return r.Status == StatusLocated }
 
