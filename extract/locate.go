@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/tokens"
 )
 
 // compiledDef is a definition whose queries compiled.
@@ -769,6 +770,15 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 			// excludes (see FactSpec.Required).
 			return nil, nil
 		}
+	}
+	if d.ModelText {
+		// Counted here, where every located record is built; cached
+		// records keep the counts they were built with.
+		t, err := tokens.Count(excerpt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.file.Path, err)
+		}
+		r.Tokens = &t
 	}
 	r.Facts = findings.Normalize(r.Facts)
 	if reviewed, ok := d.Reviewed[id]; ok {

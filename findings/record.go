@@ -79,6 +79,7 @@ type Record struct {
 	Lines      *Lines      `json:"lines"`
 	SHA256     *string     `json:"sha256"`
 	Excerpt    *string     `json:"excerpt"`
+	Tokens     *Tokens     `json:"tokens"`
 	Permalink  *string     `json:"permalink"`
 	Facts      Facts       `json:"facts"`
 	Review     *string     `json:"review,omitempty"`
