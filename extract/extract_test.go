@@ -313,6 +313,8 @@ path: a.ts
 		{"unknown fact capture", base + "query: (identifier) @finding\nfacts:\n  - name: f\n    capture: nope\n", "unknown capture @nope"},
 		{"markdown in title", strings.Replace(base, "title: T", "title: What `x` writes", 1) + "query: (identifier) @finding\n", "title \"What `x` writes\" is plain text"},
 		{"bad regex", base + "query: |\n  ((identifier) @finding (#match? @finding \"(\"))\n", "bad regular expression"},
+		{"model_text on code", base + "model_text: true\nquery: (identifier) @finding\n", "model_text: true needs file:"},
+		{"model_text not a bool", base + "model_text: maybe\nquery: (identifier) @finding\n", "parse"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/tokens"
 )
 
 // compiledDef is a definition whose queries compiled.
@@ -797,6 +798,15 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 			// excludes (see FactSpec.Required).
 			return nil, nil
 		}
+	}
+	if d.ModelText {
+		// Counted here, where every located record is built; cached
+		// records keep the counts they were built with.
+		t, err := tokens.Count(excerpt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.file.Path, err)
+		}
+		r.Tokens = &t
 	}
 	r.Facts = findings.Normalize(r.Facts)
 	if verdict := findings.ReviewOf(d, id, r.Facts); verdict != "" {

@@ -172,6 +172,10 @@ func cloneRecord(r *findings.Record) *findings.Record {
 		l := *r.Lines
 		c.Lines = &l
 	}
+	if r.Tokens != nil {
+		t := *r.Tokens
+		c.Tokens = &t
+	}
 	if r.Facts != nil {
 		c.Facts = findings.Facts(cloneValue(map[string]any(r.Facts)).(map[string]any))
 	}

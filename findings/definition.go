@@ -33,6 +33,10 @@ const (
 )
 
 // Definition is one finding as data: where to look, what to match, what to say.
+// ModelText says the cited text is read by the model as it is (a prompt,
+// tool description, reminder or template file), so its records carry the
+// excerpt's token counts; it needs File, since only a span that cites the
+// file itself, not the code that holds it, is that text.
 type Definition struct {
 	ID         string           `yaml:"id"`
 	Page       string           `yaml:"page"`
@@ -47,6 +51,7 @@ type Definition struct {
 	Query      string           `yaml:"query"`
 	Key        string           `yaml:"key,omitempty"`
 	File       string           `yaml:"file,omitempty"`
+	ModelText  bool             `yaml:"model_text,omitempty"`
 	Facts      []FactSpec       `yaml:"facts,omitempty"`
 	Reviewed   map[string]Facts `yaml:"reviewed,omitempty"`
 
@@ -236,6 +241,9 @@ func (d *Definition) validate() error {
 		if strings.Contains(f.text, "`") {
 			return fmt.Errorf("%s %q is plain text: Markdown such as backticks would show literally; write it without them", f.name, f.text)
 		}
+	}
+	if d.ModelText && d.File == "" {
+		return errors.New("model_text: true needs file: (the capture naming the text file the model reads); a span of code is not text the model reads as it is")
 	}
 	if !contains(Pages, d.Page) {
 		return fmt.Errorf("unknown page %q (want one of %s)", d.Page, strings.Join(Pages, ", "))

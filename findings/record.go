@@ -79,6 +79,7 @@ type Record struct {
 	Lines      *Lines      `json:"lines"`
 	SHA256     *string     `json:"sha256"`
 	Excerpt    *string     `json:"excerpt"`
+	Tokens     *Tokens     `json:"tokens"`
 	Permalink  *string     `json:"permalink"`
 	Facts      Facts       `json:"facts"`
 	Review     *string     `json:"review,omitempty"`
@@ -89,6 +90,14 @@ type Record struct {
 	// Definition is the id of the definition that produced the record
 	// (differs from ID for expect: all).
 	Definition string `json:"definition"`
+}
+
+// Tokens is the length of a record's excerpt in tokens of two public
+// OpenAI encodings. Only records of definitions with model_text carry it:
+// their excerpt is text a model reads as it is.
+type Tokens struct {
+	O200kBase  int `json:"o200k_base"`
+	Cl100kBase int `json:"cl100k_base"`
 }
 
 // Located reports whether the record has a span.

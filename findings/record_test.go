@@ -46,3 +46,43 @@ func TestDecodeDocumentChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestTokensRoundTrip: a record's token counts survive findings.json as
+// {"o200k_base": N, "cl100k_base": M}, a record without them is written
+// "tokens": null, and a file written before tokens existed still reads.
+func TestTokensRoundTrip(t *testing.T) {
+	hash := strings.Repeat("ab", 32)
+	old := `{"schema":"keyfindings/v1","source":{"repo":"r","ref":"v","commit":null},"findings":[` +
+		`{"id":"a","status":"located","path":"p.txt","lines":{"start":1,"end":2},"sha256":"` + hash + `","excerpt":"x\n"},` +
+		`{"id":"b","status":"missing","problem":"gone"}]}`
+	doc, err := DecodeDocument([]byte(old), "old.json")
+	if err != nil {
+		t.Fatalf("a findings.json without tokens: %v", err)
+	}
+	if doc.Findings[0].Tokens != nil || doc.Findings[1].Tokens != nil {
+		t.Fatalf("tokens from a file without them: %+v %+v", doc.Findings[0].Tokens, doc.Findings[1].Tokens)
+	}
+	doc.Findings[0].Tokens = &Tokens{O200kBase: 1916, Cl100kBase: 1950}
+	data, err := doc.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\"tokens\": {\n        \"o200k_base\": 1916,\n        \"cl100k_base\": 1950\n      }",
+		"\"tokens\": null",
+	} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("findings.json lacks %q:\n%s", want, data)
+		}
+	}
+	back, err := DecodeDocument(data, "new.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Findings[0].Tokens; got == nil || *got != *doc.Findings[0].Tokens {
+		t.Errorf("tokens after a round trip = %+v, want %+v", got, doc.Findings[0].Tokens)
+	}
+	if back.Findings[1].Tokens != nil {
+		t.Errorf("null tokens read back as %+v", back.Findings[1].Tokens)
+	}
+}

@@ -40,6 +40,17 @@ func TestRealHistoryStrict(t *testing.T) {
 	if *doc.Source.Commit != pin.Commit {
 		t.Fatalf("%s resolved to %s, pin says %s", pin.Ref, *doc.Source.Commit, pin.Commit)
 	}
+	// The prompt files, and only they, carry token counts (their values
+	// against tiktoken are held by the tokens package's tests).
+	for _, r := range doc.Findings {
+		prompt := r.Definition == "system-prompt-files"
+		switch {
+		case prompt && (r.Tokens == nil || r.Tokens.O200kBase <= 0 || r.Tokens.O200kBase > len(*r.Excerpt) || r.Tokens.Cl100kBase <= 0):
+			t.Errorf("%s: tokens %+v for a %d-byte prompt file", r.ID, r.Tokens, len(*r.Excerpt))
+		case !prompt && r.Tokens != nil:
+			t.Errorf("%s: tokens %+v, want null", r.ID, *r.Tokens)
+		}
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed: cannot cross-check with git show")
 	}
