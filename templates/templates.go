@@ -35,6 +35,10 @@
 //	cell VALUE        a fact value in a table cell
 //	factTables FACTS  facts arranged as tables (.Name, .Columns, .Rows)
 //	excerpt RECORD    a record's excerpt as a fenced block
+//	excerptHead RECORD  the same, but on the pages a long excerpt shows
+//	                  its first lines and links to its record for the rest
+//	wholeFile RECORD  .Bytes, .Lines and .SHA256 of the file a record
+//	                  cites whole; nil when it cites part of a file
 //	fence LANG TEXT   any text as a fenced block
 //	url URL           a safe link destination
 //	heading N TEXT ID a heading with an anchor
