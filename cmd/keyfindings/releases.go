@@ -139,8 +139,8 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d releases, %s to %s (%d extracted, %d reused); wrote %s\n",
-			len(rels), names[0], names[len(names)-1], len(rels)-reused, reused, *out)
+		fmt.Fprintf(stderr, "keyfindings: %s, %s to %s (%d extracted, %d reused); wrote %s\n",
+			site.Count(len(rels), "release"), names[0], names[len(names)-1], len(rels)-reused, reused, *out)
 	}
 	return nil
 }

@@ -32,3 +32,18 @@ func TestBuildUnknownTemplate(t *testing.T) {
 		t.Errorf("the failed build wrote %s (%v)", out, err)
 	}
 }
+
+// TestReleasesSummaryOne: the summary of a run over one release says
+// "1 release", not "1 releases".
+func TestReleasesSummaryOne(t *testing.T) {
+	f := newReleaseFixture(t, 1)
+	tag := releaseFixtureTags[1][0]
+	out := filepath.Join(t.TempDir(), "rel")
+	_, stderr, code := kf("releases", "--repo", f.dir, "--defs", releasesDefs, "--web-url", fixtureWeb, "--from", tag, "--to", tag, "--out", out)
+	if code != 0 {
+		t.Fatalf("releases: exit %d: %s", code, stderr)
+	}
+	if want := "keyfindings: 1 release, " + tag + " to " + tag; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+}
