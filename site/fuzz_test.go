@@ -73,3 +73,15 @@ func FuzzExcerptHTML(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMdText checks, for any text, that mdText shows it literally in one
+// paragraph after other text, at a paragraph's start and on its second
+// line (see TestMdTextRoundTrip).
+func FuzzMdText(f *testing.F) {
+	for _, s := range hostileStrings {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkMdText(t, strings.ToValidUTF8(s, "\uFFFD"))
+	})
+}

@@ -19,16 +19,25 @@ import (
 // caveats) is trusted Markdown, but raw HTML in it is shown as text.
 
 // mdText escapes s so that Markdown shows it literally, as inline text on
-// one line. Characters that can open or close inline markup anywhere
-// (emphasis, code, links, images, raw HTML, entities, table cells,
-// strikethrough, heading attributes, math on GitHub, issue references) are
-// backslash-escaped, as are the characters that would start a block at the
-// beginning of the text (list markers, block quotes, numbered items); line
-// breaks and other control characters become spaces, so no block can start
-// inside it either. The CommonMark backslash escape works for every ASCII
-// punctuation character, so escaping is always safe, only less readable.
+// one line, wherever on a line it is placed. Characters that can open or
+// close inline markup anywhere (emphasis, code, links, images, raw HTML,
+// entities, table cells, strikethrough, heading attributes, math on
+// GitHub, issue references) are backslash-escaped. So are the characters
+// that would start a block were the text at the beginning of a line, and
+// only where they would: a list marker (-, + or digits with . or ) before
+// a space or the end), a thematic break or setext underline (a text of
+// only - or only =); a version such as 1.18.3 or a number such as -5 is
+// left alone. Line breaks and other control characters become spaces, so
+// no block can start inside it either.
 func mdText(s string) string {
-	s = strings.TrimSpace(s)
+	// Controls become spaces before the ends are trimmed, so that none
+	// leaves the text indented at the start of a line (a code block).
+	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return ' '
+		}
+		return r
+	}, s))
 	var b strings.Builder
 	lead := true // still in the leading run of digits
 	for i, r := range s {
@@ -36,20 +45,39 @@ func mdText(s string) string {
 		case r < 0x80 && strings.ContainsRune("\\`*_[]<>&|~{}!#$", r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case i == 0 && strings.ContainsRune("-+=", r):
+		case i == 0 && startsBlock(s):
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case lead && i > 0 && (r == '.' || r == ')'):
+		case lead && i > 0 && (r == '.' || r == ')') && endsMarker(s[i+1:]):
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			b.WriteByte(' ')
 		default:
 			b.WriteRune(r)
 		}
 		lead = lead && r >= '0' && r <= '9'
 	}
 	return b.String()
+}
+
+// startsBlock reports whether s, at the beginning of a line, would start
+// a bullet list item, a thematic break or a setext heading underline by
+// its first character (the cases mdText escapes by that character).
+func startsBlock(s string) bool {
+	switch s[0] {
+	case '-':
+		return endsMarker(s[1:]) || strings.Trim(s, "- ") == ""
+	case '+':
+		return endsMarker(s[1:])
+	case '=':
+		return strings.Trim(s, "=") == ""
+	}
+	return false
+}
+
+// endsMarker reports whether rest, the text after a list marker, lets the
+// marker start a list item: it is empty or starts with a space.
+func endsMarker(rest string) bool {
+	return rest == "" || rest[0] == ' '
 }
 
 // visible makes control characters visible as Go-style escapes, so a value
