@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/mdtext"
 	"unicode/utf8"
 )
 
@@ -24,7 +26,7 @@ func FuzzFence(f *testing.F) {
 		}
 		fc := fence("ts", body)
 		n := len(fc) - len(strings.TrimLeft(fc, "`"))
-		if n <= longestRun(body, '`') || n <= longestRun(body, '~') || n < 3 {
+		if n <= mdtext.LongestRun(body, '`') || n <= mdtext.LongestRun(body, '~') || n < 3 {
 			t.Fatalf("fence for %q is %d backticks", body, n)
 		}
 		out, err := md.convert([]byte("before\n\n" + fc + "\n\nafter\n"))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // hostileStrings are values a source tree could hand us.
@@ -23,6 +25,10 @@ var hostileStrings = []string{
 	"  leading and trailing  ",
 	"1.18.3", "1.", "2)", "10. x", "123456789) x", "1.\tx", "-5", "-", "--", "---", "- - -", "-\tx", "+1", "+", "==", "=", "= =", "\x1c   0", "\x00- x",
 }
+
+// isC0 reports the control characters that mdtext shows as spaces or
+// escapes: C0 and DEL.
+func isC0(r rune) bool { return r < 0x20 || r == 0x7f }
 
 var tagPattern = regexp.MustCompile(`<[^>]*>`)
 
@@ -66,7 +72,7 @@ func TestMdTextRoundTrip(t *testing.T) {
 func checkMdText(t *testing.T, s string) {
 	t.Helper()
 	shown := strings.TrimSpace(strings.Map(func(r rune) rune {
-		if isControl(r) {
+		if isC0(r) {
 			return ' '
 		}
 		return r
@@ -88,33 +94,6 @@ func checkMdText(t *testing.T, s string) {
 	}
 }
 
-// TestMdTextEscapesOnlyWhatItMust checks that text which cannot start or
-// end a construct where it stands is written as it is: a version, a
-// negative number, a plus sign, an equals sign inside text.
-func TestMdTextEscapesOnlyWhatItMust(t *testing.T) {
-	for in, want := range map[string]string{
-		"1.18.3":  "1.18.3",
-		"v1.18.3": "v1.18.3",
-		"2.0)":    "2.0)",
-		"-5":      "-5",
-		"+1":      "+1",
-		"= x":     "= x",
-		"a.b-c+d": "a.b-c+d",
-		"1. item": `1\. item`,
-		"1) item": `1\) item`,
-		"1.":      `1\.`,
-		"- item":  `\- item`,
-		"---":     `\---`,
-		"+ x":     `\+ x`,
-		"==":      `\==`,
-		"# h":     `\# h`,
-	} {
-		if got := mdText(in); got != want {
-			t.Errorf("mdText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestTableCellRoundTrip checks that a fact value stays in its cell and
 // shows exactly (control characters escaped).
 func TestTableCellRoundTrip(t *testing.T) {
@@ -130,7 +109,7 @@ func TestTableCellRoundTrip(t *testing.T) {
 			t.Errorf("cell %q made markup: %s", s, cells[0][1])
 			continue
 		}
-		want := visible(s)
+		want := mdtext.Visible(s)
 		if txt := textOf(cells[0][1]); txt != want {
 			t.Errorf("cell %q shows %q, want %q", s, txt, want)
 		}
@@ -145,7 +124,7 @@ func TestCodeSpanRoundTrip(t *testing.T) {
 			t.Errorf("codeSpan(%q) made markup: %s", s, got)
 			continue
 		}
-		if txt := textOf(got); txt != "Path: "+visible(s)+" end\n" {
+		if txt := textOf(got); txt != "Path: "+mdtext.Visible(s)+" end\n" {
 			t.Errorf("codeSpan(%q) shows %q", s, txt)
 		}
 	}
@@ -169,7 +148,7 @@ func TestFence(t *testing.T) {
 	} {
 		f := fence("ts", body)
 		n := len(f) - len(strings.TrimLeft(f, "`"))
-		if n <= longestRun(body, '`') || n <= longestRun(body, '~') || n < 3 {
+		if n <= mdtext.LongestRun(body, '`') || n <= mdtext.LongestRun(body, '~') || n < 3 {
 			t.Errorf("fence for %q is %d backticks", body, n)
 		}
 		got := convert(t, "before\n\n"+f+"\n\nafter\n")
