@@ -20,7 +20,9 @@
 //
 // `keyfindings build --templates DIR` overrides these files one by one: a
 // file in DIR with the same name replaces the embedded one, and further
-// *.md.tmpl and *.html.tmpl files in DIR are parsed too (for new partials).
+// *.md.tmpl and *.html.tmpl files in DIR that hold only {{define}} blocks
+// are parsed too (for new partials). Any other file in DIR (a misspelt
+// name, say) is an error; hidden files are passed over.
 //
 // The Markdown templates receive the document as read from findings.json
 // (.Doc), the source prepared for display (.Source), the index sections
