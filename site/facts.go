@@ -155,3 +155,26 @@ func factCell(v any) string {
 	// as text.
 	return tableCode(strings.TrimSpace(fmt.Sprint(v)))
 }
+
+// wholeFileView is the size of a file that a record cites whole.
+type wholeFileView struct {
+	Bytes  int
+	Lines  int
+	SHA256 string
+}
+
+// wholeFile returns the size of the file a located record cites whole,
+// else nil. Extraction gives a record whose span is a whole file (such as
+// a prompt file) the facts "bytes" and "lines", the file's size; the span
+// then runs from line 1 through that last line.
+func wholeFile(rec *findings.Record) *wholeFileView {
+	if rec == nil || !rec.Located() || rec.Lines == nil || rec.Lines.Start != 1 {
+		return nil
+	}
+	size, ok1 := rec.Facts["bytes"].(float64)
+	lines, ok2 := rec.Facts["lines"].(float64)
+	if !ok1 || !ok2 || int(lines) != rec.Lines.End || size < 0 || size != float64(int(size)) {
+		return nil
+	}
+	return &wholeFileView{Bytes: int(size), Lines: int(lines), SHA256: deref(rec.SHA256)}
+}

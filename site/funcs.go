@@ -53,6 +53,22 @@ func (r *renderer) funcs(html bool) map[string]any {
 			}
 			return fence(info, *rec.Excerpt)
 		},
+		// excerptHead is excerpt for the index: on the pages a long
+		// excerpt shows its head and links to the rest on its record's
+		// page; findings.md gets the whole excerpt.
+		"excerptHead": func(rec *findings.Record) string {
+			if rec == nil || rec.Excerpt == nil || rec.Path == nil {
+				return ""
+			}
+			_, info := language(*rec.Path)
+			if html {
+				info += " " + excerptInfo + rec.ID + " " + excerptHeadInfo
+			}
+			return fence(info, *rec.Excerpt)
+		},
+		// wholeFile describes the file a record cites whole; nil when it
+		// cites part of a file.
+		"wholeFile": wholeFile,
 		// figure places a figure the page was given (the releases
 		// picture) where the template calls it.
 		"figure": func(name string) (string, error) {

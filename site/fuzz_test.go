@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/mdtext"
 	"unicode/utf8"
 )
 
@@ -24,7 +26,7 @@ func FuzzFence(f *testing.F) {
 		}
 		fc := fence("ts", body)
 		n := len(fc) - len(strings.TrimLeft(fc, "`"))
-		if n <= longestRun(body, '`') || n <= longestRun(body, '~') || n < 3 {
+		if n <= mdtext.LongestRun(body, '`') || n <= mdtext.LongestRun(body, '~') || n < 3 {
 			t.Fatalf("fence for %q is %d backticks", body, n)
 		}
 		out, err := md.convert([]byte("before\n\n" + fc + "\n\nafter\n"))
@@ -71,5 +73,17 @@ func FuzzExcerptHTML(f *testing.F) {
 		for _, name := range []string{"index.html", "prompts.html", "tools.html", "configuration.html", "network.html"} {
 			checkMarkup(t, name, string(files[name]))
 		}
+	})
+}
+
+// FuzzMdText checks, for any text, that mdText shows it literally in one
+// paragraph after other text, at a paragraph's start and on its second
+// line (see TestMdTextRoundTrip).
+func FuzzMdText(f *testing.F) {
+	for _, s := range hostileStrings {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkMdText(t, strings.ToValidUTF8(s, "\uFFFD"))
 	})
 }

@@ -32,6 +32,12 @@ type markdown struct {
 // record whose excerpt the block shows.
 const excerptInfo = "kf-excerpt="
 
+// excerptHeadInfo is the word in an excerpt block's info string that asks
+// for the excerpt's head alone: a long excerpt shows its first headLines
+// and links to its record for the rest instead of folding it (the index,
+// which stays short, uses it).
+const excerptHeadInfo = "kf-head"
+
 // figureInfo is the word in a fenced block's info string that names a
 // figure (HTML rendered beforehand by an HTML template) to show instead
 // of the block.
@@ -103,6 +109,19 @@ type excerptView struct {
 	Fold bool
 	Head blockView
 	Rest blockView
+	// More is set, instead of Fold, for the head of a long excerpt whose
+	// rest is on its record's page.
+	More *moreView
+}
+
+// moreView links from an excerpt's head to the whole excerpt.
+type moreView struct {
+	// Href is the record's anchor on its page.
+	Href string
+	// Page is that page's title.
+	Page string
+	// Count, Start and End describe the lines not shown.
+	Count, Start, End int
 }
 
 // blockView is a run of lines drawn as one <pre>.
@@ -145,14 +164,16 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	}
 	var v excerptView
 	var rec *findings.Record
+	head := false
 	for _, word := range info {
 		if id, ok := strings.CutPrefix(word, excerptInfo); ok {
 			rec = r.records[id]
 		}
+		head = head || word == excerptHeadInfo
 	}
 	var err error
 	if rec != nil && rec.Excerpt != nil && rec.Lines != nil && rec.Path != nil {
-		v, err = recordExcerpt(rec)
+		v, err = recordExcerpt(rec, head)
 	} else {
 		lang := "plaintext"
 		if len(info) > 0 && !strings.HasPrefix(info[0], excerptInfo) {
@@ -174,8 +195,10 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	return ast.WalkSkipChildren, nil
 }
 
-// recordExcerpt highlights a record's excerpt with its line numbers.
-func recordExcerpt(rec *findings.Record) (excerptView, error) {
+// recordExcerpt highlights a record's excerpt with its line numbers. A
+// long excerpt is folded after its head, or, when head is set, cut after
+// it with a link to the record's page.
+func recordExcerpt(rec *findings.Record, head bool) (excerptView, error) {
 	lexer, _ := language(*rec.Path)
 	lines, err := highlight(lexer, displayText(*rec.Excerpt))
 	if err != nil {
@@ -198,6 +221,16 @@ func recordExcerpt(rec *findings.Record) (excerptView, error) {
 		v.Fold = true
 		v.Head = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[:headLines]}
 		v.Rest = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[headLines:]}
+		if head {
+			v.Fold = false
+			v.More = &moreView{
+				Href:  rec.Page + ".html#" + rec.ID,
+				Page:  pageTitle(rec.Page),
+				Count: len(v.Rest.Lines),
+				Start: v.Rest.Lines[0].N,
+				End:   rec.Lines.End,
+			}
+		}
 	}
 	return v, nil
 }

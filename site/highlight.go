@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -42,9 +45,9 @@ func language(file string) (lexer, info string) {
 // is only ever data: the tokens are escaped when the excerpt template writes
 // them.
 func highlight(lexerName, text string) ([][]token, error) {
-	lexer := lexers.Get(lexerName)
-	if lexer == nil {
-		lexer = lexers.Get("plaintext")
+	lexer, err := lexerFor(lexerName)
+	if err != nil {
+		return nil, err
 	}
 	lexer = chroma.Coalesce(lexer)
 	it, err := lexer.Tokenise(&chroma.TokeniseOptions{State: "root"}, text)
@@ -68,6 +71,76 @@ func highlight(lexerName, text string) ([][]token, error) {
 		out = append(out, toks)
 	}
 	return out, nil
+}
+
+// lexerFor returns the chroma lexer for a language name: the derived
+// TypeScript lexers for "typescript" and "tsx", chroma's own for anything
+// else, plain text when chroma has no such lexer.
+func lexerFor(name string) (chroma.Lexer, error) {
+	switch name {
+	case "typescript":
+		return typescriptLexer()
+	case "tsx":
+		return tsxLexer()
+	}
+	if l := lexers.Get(name); l != nil {
+		return l, nil
+	}
+	return lexers.Get("plaintext"), nil
+}
+
+var (
+	typescriptLexer = sync.OnceValues(func() (chroma.Lexer, error) { return deriveTypeScript(false) })
+	tsxLexer        = sync.OnceValues(func() (chroma.Lexer, error) { return deriveTypeScript(true) })
+)
+
+// deriveTypeScript returns chroma's TypeScript lexer with the rules that
+// make it draw valid code as errors mended:
+//
+//   - Inside a template literal chroma knows only the escapes \\ and \`;
+//     any other (\n, \${, \u…) matched no rule and became an error token.
+//     Every backslash escape is now one escape token.
+//   - chroma lexes JSX in .ts files too, so a type argument such as
+//     Record<string, string | undefined> opened a JSX tag, inside which an
+//     operator matched no rule. A .ts file cannot hold JSX (there <T>x is a
+//     type assertion), so the TypeScript lexer has no JSX rules; the TSX
+//     lexer keeps them, reads any other punctuation inside a tag as
+//     punctuation, since there it may be a type argument too, and any
+//     other symbol as text, since between tags it is JSX text (▣, ·, #).
+//   - A regular expression literal could carry only the flags g, i and m;
+//     with any other (u, s, y, d, v) it did not match, and the rest of its
+//     line became error tokens. Now it takes them all. Where a slash that
+//     might start one does not, it is read as the division operator it
+//     then is, instead of turning the rest of the line into errors.
+//
+// The rest is chroma's, so the token classes and styles stay the same.
+func deriveTypeScript(jsx bool) (chroma.Lexer, error) {
+	base, ok := lexers.Get("typescript").(*chroma.RegexLexer)
+	if !ok {
+		return nil, fmt.Errorf("highlight: chroma has no TypeScript regex lexer")
+	}
+	raw, err := base.Rules()
+	if err != nil {
+		return nil, fmt.Errorf("highlight: %w", err)
+	}
+	rules := raw.Clone()
+	rules["interp"] = append([]chroma.Rule{{Pattern: `\\.`, Type: chroma.LiteralStringEscape}}, rules["interp"]...)
+	rules["slashstartsregex"] = slices.DeleteFunc(rules["slashstartsregex"], func(r chroma.Rule) bool {
+		return r.Pattern == "(?=/)"
+	})
+	for i, r := range rules["slashstartsregex"] {
+		rules["slashstartsregex"][i].Pattern = strings.Replace(r.Pattern, "([gim]+\\b|\\B)", "([dgimsuvy]+\\b|\\B)", 1)
+	}
+	if jsx {
+		rules["tag"] = append(rules["tag"], chroma.Rule{Pattern: `[^\s\w]`, Type: chroma.Punctuation})
+		rules["root"] = append(rules["root"], chroma.Rule{Pattern: `[^\s\w]`, Type: chroma.Text})
+	} else {
+		rules["root"] = slices.DeleteFunc(rules["root"], func(r chroma.Rule) bool {
+			return reflect.DeepEqual(r, chroma.Include("jsx"))
+		})
+	}
+	cfg := *base.Config()
+	return chroma.NewLexer(&cfg, func() chroma.Rules { return rules })
 }
 
 // tokenClass is the CSS class chroma's HTML formatter uses for a token type:

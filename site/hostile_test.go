@@ -13,6 +13,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // hostileExcerpt is source text that tries to become markup, a template,
@@ -266,7 +267,7 @@ func TestHostileMarkdown(t *testing.T) {
 	i := bytes.Index(src, []byte("<script>alert(1)</script>\n"))
 	line := src[bytes.LastIndexByte(src[:i-1], '\n')+1 : i]
 	fenceLen := len(line) - len(bytes.TrimLeft(line, "`"))
-	if fenceLen <= longestRun(hostileExcerpt, '`') || fenceLen <= longestRun(hostileExcerpt, '~') {
+	if fenceLen <= mdtext.LongestRun(hostileExcerpt, '`') || fenceLen <= mdtext.LongestRun(hostileExcerpt, '~') {
 		t.Errorf("fence %q is not longer than the runs in the excerpt", line)
 	}
 	// Rendered as GitHub would, no tag beyond the anchors and GFM's own.

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/keyfindings/keyfindings/findings"
@@ -134,9 +135,9 @@ func buildMatrix(tags []string, docs []*findings.Document, diffs []*findings.Dif
 	v := &matrixView{LabelX: labelChars*charWidth + pad, GridY: slant + pad}
 	v.GridX = v.LabelX + pad
 	v.GridW, v.GridH = n*pitch, len(ids)*pitch
-	v.Title = fmt.Sprintf("Findings × releases, %s to %s: %d findings in %d releases", tags[0], tags[n-1], len(ids), n)
+	v.Title = fmt.Sprintf("Findings × releases, %s to %s: %s in %s", tags[0], tags[n-1], Count(len(ids), "finding"), Count(n, "release"))
 	if n == 1 {
-		v.Title = fmt.Sprintf("Findings at %s: %d findings", tags[0], len(ids))
+		v.Title = fmt.Sprintf("Findings at %s: %s", tags[0], Count(len(ids), "finding"))
 	}
 	for i, t := range tags {
 		v.Columns = append(v.Columns, matrixColumn{Tag: t, Href: t + "/index.html", X: v.GridX + i*pitch + cellSize/2, Y: v.GridY - 4})
@@ -262,4 +263,13 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// Count writes n and a noun with a regular plural: "1 release",
+// "27 releases".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -68,3 +68,17 @@ func TestFigureOnlyWhereGiven(t *testing.T) {
 		t.Errorf("a fenced excerpt opened a figure: %q, %v", out, err)
 	}
 }
+
+// TestCountWording: counts of one take the singular, in the picture's
+// title too.
+func TestCountWording(t *testing.T) {
+	for n, want := range map[int]string{0: "0 releases", 1: "1 release", 2: "2 releases", 27: "27 releases"} {
+		if got := Count(n, "release"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	one := buildMatrix([]string{"v1.0.0"}, []*findings.Document{docWith("only")}, nil)
+	if want := "Findings at v1.0.0: 1 finding"; one.Title != want {
+		t.Errorf("title %q, want %q", one.Title, want)
+	}
+}

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -218,5 +219,43 @@ func TestSectionAnchors(t *testing.T) {
 	}
 	if !strings.Contains(string(files["prompts.html"]), `<h2 id="tool-list-2">Tool list</h2>`) {
 		t.Error("prompts.html does not use the index's anchor for its section")
+	}
+}
+
+// TestUnknownTemplateFile: a file among the override templates that no
+// page would use (a misspelt name, an added template with a body) is an
+// error that names it and lists the template files; an added file of
+// definitions and hidden files are fine.
+func TestUnknownTemplateFile(t *testing.T) {
+	partial := &fstest.MapFile{Data: []byte(`{{/* mine */}}` + "\n" + `{{define "extra"}}x{{end}}` + "\n")}
+	for _, tc := range []struct {
+		name    string
+		fsys    fstest.MapFS
+		bad     string
+		hasBody bool
+	}{
+		{"misspelt template", fstest.MapFS{"indx.md.tmpl": {Data: []byte("# My index\n")}}, "indx.md.tmpl", true},
+		{"misspelt stylesheet", fstest.MapFS{"style.cs": {Data: []byte("body {}\n")}}, "style.cs", false},
+		{"wrong extension", fstest.MapFS{"index.md.tpml": {Data: []byte("# My index\n")}}, "index.md.tpml", false},
+		{"partials and hidden files", fstest.MapFS{"extra.md.tmpl": partial, "extra.html.tmpl": partial, ".DS_Store": {Data: []byte{0}}}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := RenderWith(readFixture(t, "findings.json"), nil, Options{Templates: tc.fsys})
+			if tc.bad == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var unknown *UnknownTemplateError
+			if !errors.As(err, &unknown) || unknown.File != tc.bad || unknown.Body != tc.hasBody {
+				t.Fatalf("error = %v, want an UnknownTemplateError for %s", err, tc.bad)
+			}
+			for _, want := range []string{tc.bad, "index.md.tmpl", "partials.md.tmpl", "style.css", "sections.txt"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not name %s", err, want)
+				}
+			}
+		})
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	texttemplate "text/template"
+	"text/template/parse"
 
 	"github.com/keyfindings/keyfindings/templates"
 )
@@ -44,15 +47,18 @@ type templateSet struct {
 func loadTemplates(override fs.FS) (*templateSet, error) {
 	files := map[string][]byte{}
 	origin := map[string]string{}
-	read := func(fsys fs.FS, label string) error {
+	read := func(fsys fs.FS, label string, known map[string]bool) error {
 		entries, err := fs.ReadDir(fsys, ".")
 		if err != nil {
 			return fmt.Errorf("read templates: %w", err)
 		}
 		for _, e := range entries {
 			name := e.Name()
-			if e.IsDir() || !(strings.HasSuffix(name, ".tmpl") || name == styleFile || name == sectionsFile) {
+			if e.IsDir() || strings.HasPrefix(name, ".") {
 				continue
+			}
+			if known != nil && !known[name] && !isPartialsName(name) {
+				return &UnknownTemplateError{File: name, Known: slices.Sorted(maps.Keys(known))}
 			}
 			data, err := fs.ReadFile(fsys, name)
 			if err != nil {
@@ -63,11 +69,15 @@ func loadTemplates(override fs.FS) (*templateSet, error) {
 		}
 		return nil
 	}
-	if err := read(templates.FS, "embedded "); err != nil {
+	if err := read(templates.FS, "embedded ", nil); err != nil {
 		return nil, err
 	}
+	embedded := map[string]bool{}
+	for name := range files {
+		embedded[name] = true
+	}
 	if override != nil {
-		if err := read(override, "--templates "); err != nil {
+		if err := read(override, "--templates ", embedded); err != nil {
 			return nil, err
 		}
 	}
@@ -93,6 +103,9 @@ func loadTemplates(override fs.FS) (*templateSet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("template %s: %w", origin[name], err)
 		}
+		if !embedded[name] && !onlyDefinitions(set, name) {
+			return nil, &UnknownTemplateError{File: name, Known: slices.Sorted(maps.Keys(embedded)), Body: true}
+		}
 	}
 	for _, need := range []string{indexTemplate, pageTemplate, findingsTemplate} {
 		if set.md.Lookup(need) == nil {
@@ -114,6 +127,45 @@ func loadTemplates(override fs.FS) (*templateSet, error) {
 	return set, nil
 }
 
+// UnknownTemplateError is a file among the override templates that
+// keyfindings would not use: a name that is not one of the templates' (a
+// misspelling, say), or an added template file with text outside its
+// {{define}} blocks, which no page would ever show.
+type UnknownTemplateError struct {
+	// File is the file's name.
+	File string
+	// Known are the names of the files keyfindings reads.
+	Known []string
+	// Body is set for an added *.md.tmpl or *.html.tmpl file with text
+	// outside {{define}} blocks.
+	Body bool
+}
+
+func (e *UnknownTemplateError) Error() string {
+	known := strings.Join(e.Known, ", ")
+	if e.Body {
+		return fmt.Sprintf("template file %s is not one of the template files (%s), and as an added file it may hold only {{define}} blocks but has text outside them: rename it or remove that text", e.File, known)
+	}
+	return fmt.Sprintf("unknown template file %s: rename it to one of the template files (%s) or remove it; added files are *.md.tmpl or *.html.tmpl files of {{define}} blocks", e.File, known)
+}
+
+// isPartialsName reports whether name may be an added template file.
+func isPartialsName(name string) bool {
+	return strings.HasSuffix(name, ".md.tmpl") || strings.HasSuffix(name, ".html.tmpl")
+}
+
+// onlyDefinitions reports whether the parsed file name holds nothing but
+// {{define}} blocks (and space and comments between them).
+func onlyDefinitions(set *templateSet, name string) bool {
+	var tree *parse.Tree
+	if t := set.md.Lookup(name); t != nil {
+		tree = t.Tree
+	} else if t := set.html.Lookup(name); t != nil {
+		tree = t.Tree
+	}
+	return tree == nil || tree.Root == nil || parse.IsEmptyTree(tree.Root)
+}
+
 // placeholderFuncs declares the template functions so the templates parse;
 // each render installs the working ones (see renderer.funcs).
 func placeholderFuncs() texttemplate.FuncMap {
@@ -125,7 +177,9 @@ func placeholderFuncs() texttemplate.FuncMap {
 }
 
 // TemplateDir returns the directory dir as Options.Templates, after
-// checking that it is a directory.
+// checking that it is a directory whose files parse and are all ones
+// keyfindings uses (see UnknownTemplateError), so a mistake shows before
+// any source is read.
 func TemplateDir(dir string) (fs.FS, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -134,5 +188,9 @@ func TemplateDir(dir string) (fs.FS, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("--templates %s is not a directory", dir)
 	}
-	return os.DirFS(dir), nil
+	fsys := os.DirFS(dir)
+	if _, err := loadTemplates(fsys); err != nil {
+		return nil, fmt.Errorf("--templates %s: %w", dir, err)
+	}
+	return fsys, nil
 }

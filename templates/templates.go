@@ -20,7 +20,9 @@
 //
 // `keyfindings build --templates DIR` overrides these files one by one: a
 // file in DIR with the same name replaces the embedded one, and further
-// *.md.tmpl and *.html.tmpl files in DIR are parsed too (for new partials).
+// *.md.tmpl and *.html.tmpl files in DIR that hold only {{define}} blocks
+// are parsed too (for new partials). Any other file in DIR (a misspelt
+// name, say) is an error; hidden files are passed over.
 //
 // The Markdown templates receive the document as read from findings.json
 // (.Doc), the source prepared for display (.Source), the index sections
@@ -35,6 +37,10 @@
 //	cell VALUE        a fact value in a table cell
 //	factTables FACTS  facts arranged as tables (.Name, .Columns, .Rows)
 //	excerpt RECORD    a record's excerpt as a fenced block
+//	excerptHead RECORD  the same, but on the pages a long excerpt shows
+//	                  its first lines and links to its record for the rest
+//	wholeFile RECORD  .Bytes, .Lines and .SHA256 of the file a record
+//	                  cites whole; nil when it cites part of a file
 //	fence LANG TEXT   any text as a fenced block
 //	url URL           a safe link destination
 //	heading N TEXT ID a heading with an anchor

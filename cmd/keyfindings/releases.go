@@ -139,14 +139,14 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if len(others) > 0 {
-			fmt.Fprintf(stderr, "keyfindings: removed %d releases outside the range (--prune): %s\n", len(others), strings.Join(others, " "))
+			fmt.Fprintf(stderr, "keyfindings: removed %s outside the range (--prune): %s\n", site.Count(len(others), "release"), strings.Join(others, " "))
 		}
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d releases, %s to %s (%d extracted, %d reused); wrote %s\n",
-			len(chosen), chosen[0].Name, chosen[len(chosen)-1].Name, len(chosen)-reused, reused, *out)
+		fmt.Fprintf(stderr, "keyfindings: %s, %s to %s (%d extracted, %d reused); wrote %s\n",
+			site.Count(len(chosen), "release"), chosen[0].Name, chosen[len(chosen)-1].Name, len(chosen)-reused, reused, *out)
 		if !*prune && len(others) > 0 {
-			fmt.Fprintf(stderr, "keyfindings: kept %d releases outside the range: %s (--prune removes them)\n", len(others), strings.Join(others, " "))
+			fmt.Fprintf(stderr, "keyfindings: kept %s outside the range: %s (--prune removes them)\n", site.Count(len(others), "release"), strings.Join(others, " "))
 		}
 	}
 	return nil
