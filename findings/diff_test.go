@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"github.com/keyfindings/keyfindings/mdtext"
+
 	"reflect"
 	"strings"
 	"testing"
@@ -125,10 +127,10 @@ func TestMarkdownFences(t *testing.T) {
 	if !strings.Contains(b.String(), "\n`````diff\n") {
 		t.Errorf("excerpt with a run of 4 backticks is not fenced with 5:\n%s", b.String())
 	}
-	if got := codeSpan("a`b"); got != "``a`b``" {
+	if got := mdtext.CodeSpan("a`b"); got != "``a`b``" {
 		t.Errorf("codeSpan = %q", got)
 	}
-	if got := codeSpan("`x"); got != "`` `x ``" {
+	if got := mdtext.CodeSpan("`x"); got != "`` `x ``" {
 		t.Errorf("codeSpan = %q", got)
 	}
 }

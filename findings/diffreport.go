@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"github.com/keyfindings/keyfindings/mdtext"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -192,29 +194,29 @@ func (fc FactChange) listItems() []string {
 func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 	shown := d.shown(opts)
 	if opts.Changed && len(shown) == 0 {
-		_, err := io.WriteString(w, mdEscape(capitalize(d.nothingChanged()))+".\n")
+		_, err := io.WriteString(w, mdtext.Text(capitalize(d.nothingChanged()))+".\n")
 		return err
 	}
 	var blocks []string
 	add := func(s string) { blocks = append(blocks, strings.TrimRight(s, "\n")) }
 	add(fmt.Sprintf("### Key findings: %s → %s", mdSource(d.Old), mdSource(d.New)))
-	add(mdEscape(d.Summary()) + ".")
+	add(mdtext.Text(d.Summary()) + ".")
 	var table strings.Builder
 	table.WriteString("| Finding | Status | Where |\n| --- | --- | --- |\n")
 	for _, f := range shown {
-		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(codeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
+		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(mdtext.CodeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
 	}
 	add(table.String())
 	for _, f := range shown {
 		if f.Status == DiffUnchanged {
 			continue
 		}
-		add(fmt.Sprintf("#### %s: %s", codeSpan(f.ID), f.Status))
+		add(fmt.Sprintf("#### %s: %s", mdtext.CodeSpan(f.ID), f.Status))
 		if f.Title != "" {
 			add(oneLineText(f.Title))
 		}
 		if f.Note != "" {
-			add(mdEscape(capitalize(f.Note)) + ".")
+			add(mdtext.Text(capitalize(f.Note)) + ".")
 		}
 		var cites []string
 		if c := mdCite(d.Old, f.Old); c != "" {
@@ -228,19 +230,19 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		}
 		if len(f.Hunks) > 0 {
 			var body strings.Builder
-			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", visible(textOf(f.Old.Path)), visible(textOf(f.New.Path)))
+			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", mdtext.Visible(textOf(f.Old.Path)), mdtext.Visible(textOf(f.New.Path)))
 			for _, h := range f.Hunks {
 				body.WriteString(h.Header() + "\n")
 				for _, l := range h.Lines {
 					body.WriteString(l + "\n")
 				}
 			}
-			add(fenced("diff", body.String()))
+			add(mdtext.Fence("diff", body.String()) + "\n")
 		}
 		var facts strings.Builder
 		for _, fc := range f.Facts {
 			if fc.listItems() == nil {
-				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(codeSpan(fc.Name)), cell(codeSpan(CompactJSON(fc.Old))), cell(codeSpan(CompactJSON(fc.New))))
+				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(mdtext.CodeSpan(fc.Name)), cell(mdtext.CodeSpan(CompactJSON(fc.Old))), cell(mdtext.CodeSpan(CompactJSON(fc.New))))
 			}
 		}
 		if facts.Len() > 0 {
@@ -251,12 +253,12 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 			if items == nil {
 				continue
 			}
-			add(fmt.Sprintf("Fact %s:", codeSpan(fc.Name)))
+			add(fmt.Sprintf("Fact %s:", mdtext.CodeSpan(fc.Name)))
 			var body strings.Builder
 			for _, it := range items {
 				body.WriteString(it[:1] + " " + it[1:] + "\n")
 			}
-			add(fenced("diff", body.String()))
+			add(mdtext.Fence("diff", body.String()) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, strings.Join(blocks, "\n\n")+"\n")
@@ -273,7 +275,7 @@ func capitalize(s string) string {
 // mdSource is a source label with the commit linked when there is one.
 func mdSource(doc *Document) string {
 	s := doc.Source
-	label := codeSpan(SourceLabel(s))
+	label := mdtext.CodeSpan(SourceLabel(s))
 	if s.Commit != nil && strings.HasPrefix(s.Repo, "http") {
 		return "[" + label + "](" + strings.TrimSuffix(s.Repo, "/") + "/commit/" + *s.Commit + ")"
 	}
@@ -289,9 +291,9 @@ func mdCite(doc *Document, r *Record) string {
 		return ""
 	}
 	text := c.Short().Format()
-	if strings.ContainsFunc(text, isControl) {
+	if mdtext.Visible(text) != text {
 		// The citation format does not escape its path; show it as code.
-		return codeSpan(text)
+		return mdtext.CodeSpan(text)
 	}
 	return text
 }
@@ -304,7 +306,7 @@ func mdWhere(f *FindingDiff) string {
 			s = "[" + s + "](" + *r.Permalink + ")"
 		}
 		if withPath {
-			s = codeSpan(textOf(r.Path)) + " " + s
+			s = mdtext.CodeSpan(textOf(r.Path)) + " " + s
 		}
 		return s
 	}
@@ -312,7 +314,7 @@ func mdWhere(f *FindingDiff) string {
 	o, n := f.Old, f.New
 	switch {
 	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines:
-		s := fmt.Sprintf("%s L%d–%d", codeSpan(textOf(n.Path)), n.Lines.Start, n.Lines.End)
+		s := fmt.Sprintf("%s L%d–%d", mdtext.CodeSpan(textOf(n.Path)), n.Lines.Start, n.Lines.End)
 		if o.Permalink != nil && n.Permalink != nil && *o.Permalink != *n.Permalink {
 			s += " ([old](" + *o.Permalink + "), [new](" + *n.Permalink + "))"
 		} else if n.Permalink != nil {
@@ -339,141 +341,6 @@ func cell(s string) string {
 // oneLineText puts definition prose (Markdown written with the
 // definitions, not taken from the source) on one line.
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// The Markdown helpers below escape as site/markdown.go does (mdText,
-// visible, codeSpan, fence, displayText); site imports findings, so
-// findings cannot import them, and they must stay in step.
-
-// mdEscape escapes s so that Markdown shows it literally, as inline text on
-// one line (paths and problems come from the source and must not become
-// markup): inline punctuation is backslash-escaped, as are characters that
-// would start a block at the beginning; line breaks, CR and other control
-// characters become spaces.
-func mdEscape(s string) string {
-	s = strings.TrimSpace(s)
-	var b strings.Builder
-	lead := true // still in the leading run of digits
-	for i, r := range s {
-		switch {
-		case r < 0x80 && strings.ContainsRune("\\`*_[]<>&|~{}!#$", r):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case i == 0 && strings.ContainsRune("-+=", r):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case lead && i > 0 && (r == '.' || r == ')'):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case isControl(r):
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
-		}
-		lead = lead && r >= '0' && r <= '9'
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
-
-// visible shows control characters as Go-style escapes (\n, \r, \t, \xNN).
-func visible(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// codeSpan wraps s in a code span whose backtick run is longer than any
-// inside s, padded where s starts or ends with a backtick or a space;
-// control characters are shown escaped.
-func codeSpan(s string) string {
-	s = visible(s)
-	if s == "" {
-		return ""
-	}
-	fence := strings.Repeat("`", longestRun(s, '`')+1)
-	pad := ""
-	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' {
-		pad = " "
-	}
-	return fence + pad + s + pad + fence
-}
-
-// fenced wraps body in a fenced code block longer than any backtick or
-// tilde run inside it. CRLF becomes LF; a lone CR and other control
-// characters but tab become their Unicode control pictures, so the block
-// has as many lines as the body.
-func fenced(info, body string) string {
-	body = displayText(body)
-	n := max(3, longestRun(body, '`')+1, longestRun(body, '~')+1)
-	fence := strings.Repeat("`", n)
-	if !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	return fence + info + "\n" + body + fence + "\n"
-}
-
-// bidiControls are the characters that reorder text when displayed
-// ("Trojan Source"); a code block shows them by code point.
-var bidiControls = map[rune]bool{
-	0x061c: true, 0x200e: true, 0x200f: true,
-	0x202a: true, 0x202b: true, 0x202c: true, 0x202d: true, 0x202e: true,
-	0x2066: true, 0x2067: true, 0x2068: true, 0x2069: true,
-}
-
-// displayText is body text for a code block: CRLF as LF, a lone CR and
-// other control characters except tab and LF as control pictures,
-// bidirectional controls by code point.
-func displayText(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r == 0x7f:
-			b.WriteRune('\u2421')
-		case isControl(r):
-			b.WriteRune(0x2400 + r)
-		case bidiControls[r]:
-			fmt.Fprintf(&b, "\u27e8U+%04X\u27e9", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func longestRun(s string, c byte) int {
-	best, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			run++
-			if run > best {
-				best = run
-			}
-		} else {
-			run = 0
-		}
-	}
-	return best
-}
 
 // Diff as JSON.
 type (
