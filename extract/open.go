@@ -192,6 +192,16 @@ type Resolved struct {
 	Commit string
 }
 
+// Label names the snapshot for messages: the ref and the short commit
+// ("v1.18.3 (127bdb3)"), or "plain directory".
+func (r *Resolved) Label() string {
+	src := findings.Source{Ref: r.Ref}
+	if r.Commit != "" {
+		src.Commit = &r.Commit
+	}
+	return findings.SourceLabel(src)
+}
+
 // At resolves ref (or the default ref) to a snapshot. For the pin, a tag
 // that resolves to another commit than the pinned one is an error.
 func (o *Opened) At(ref string) (*Resolved, error) {
