@@ -24,8 +24,8 @@ type Options struct {
 	// Repo is a URL, a local git repository, a plain directory, or "" for
 	// the pin.
 	Repo string
-	// Ref is a tag, branch or commit; "" means the pin's ref (for the pin)
-	// or HEAD.
+	// Ref is a tag, branch or commit; "" means the pin's ref when the
+	// repository holds that tag (always for the pin itself), else HEAD.
 	Ref string
 	// CacheDir holds fetched repositories; "" means DefaultCacheDir().
 	CacheDir string
@@ -97,8 +97,26 @@ func Open(ctx context.Context, opts Options) (*Opened, error) {
 			return nil, err
 		}
 	}
+	o.defaultToPin()
 	o.WebURL = webURL(opts, repo)
 	return o, nil
+}
+
+// defaultToPin makes the pin's tag the default ref of a repository that
+// holds it. A clone's HEAD may be a commit upstream never had (a fork's
+// merge), while permalinks point at upstream; the pinned tag is what the
+// records and their links are meant to describe. As for the pin itself, a
+// tag that names another commit than the pin's is an error at At.
+func (o *Opened) defaultToPin() {
+	pin := o.opts.Pin
+	if o.Repo == nil || o.Kind == KindPin || pin.Ref == "" {
+		return
+	}
+	if _, err := o.Repo.Reference(plumbing.NewTagReferenceName(pin.Ref), false); err != nil {
+		return
+	}
+	o.DefaultRef = pin.Ref
+	o.PinnedCommit = pin.Commit
 }
 
 // IsURL reports whether s names a remote (or file://) repository.
@@ -202,8 +220,9 @@ func (r *Resolved) Label() string {
 	return findings.SourceLabel(src)
 }
 
-// At resolves ref (or the default ref) to a snapshot. For the pin, a tag
-// that resolves to another commit than the pinned one is an error.
+// At resolves ref (or the default ref) to a snapshot. When the default ref
+// is the pin's tag, a tag that resolves to another commit than the pinned
+// one is an error.
 func (o *Opened) At(ref string) (*Resolved, error) {
 	if o.Kind == KindDir {
 		if ref != "" {
@@ -221,7 +240,7 @@ func (o *Opened) At(ref string) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Kind == KindPin && ref == o.DefaultRef && o.PinnedCommit != "" && c.Hash.String() != o.PinnedCommit {
+	if ref == o.DefaultRef && o.PinnedCommit != "" && c.Hash.String() != o.PinnedCommit {
 		return nil, fmt.Errorf("pinned %s resolves to %s, not the pinned commit %s: the tag moved; check upstream and update findings/pin.yaml", ref, c.Hash, o.PinnedCommit)
 	}
 	snap, err := NewGitSnapshot(o.Repo, c)

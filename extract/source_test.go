@@ -428,3 +428,32 @@ func TestURLCacheTagWithoutCommit(t *testing.T) {
 		t.Errorf("commit %s, want %s", at.Commit, first)
 	}
 }
+
+// TestPinTagIsDefault: a local clone that holds the pin's tag is read at
+// that tag when no ref is given, not at its HEAD (which may be a commit
+// upstream never had); a tag that moved is the pin's error; a clone
+// without the tag is read at HEAD.
+func TestPinTagIsDefault(t *testing.T) {
+	r, first, second := fixtureRepo(t)
+	pin := findings.Pin{Repo: "https://github.com/anomalyco/opencode", Ref: "v0.1.0", Commit: first}
+	o, at, err := openAt(t, Options{Repo: r.dir, Pin: pin}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Kind != KindLocalGit || at.Commit != first || at.Ref != "v0.1.0" || at.Label() != "v0.1.0 ("+first[:7]+")" {
+		t.Errorf("kind %v at %s %s (%s), want the pin's tag v0.1.0 at %s", o.Kind, at.Ref, at.Commit, at.Label(), first)
+	}
+	if _, at, err := openAt(t, Options{Repo: r.dir, Pin: pin}, "main"); err != nil || at.Commit != second {
+		t.Errorf("an explicit ref: %v, %+v", err, at)
+	}
+	moved := pin
+	moved.Commit = second
+	if _, _, err := openAt(t, Options{Repo: r.dir, Pin: moved}, ""); err == nil || !strings.Contains(err.Error(), "tag moved") {
+		t.Errorf("moved tag: %v", err)
+	}
+	other := pin
+	other.Ref = "v9.9.9"
+	if _, at, err := openAt(t, Options{Repo: r.dir, Pin: other}, ""); err != nil || at.Commit != second || at.Ref != "HEAD" {
+		t.Errorf("no pin tag: %v, %+v; want HEAD at %s", err, at, second)
+	}
+}

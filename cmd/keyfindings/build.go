@@ -154,7 +154,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located; wrote %s\n", located, total, *out)
+		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located %s; wrote %s\n", located, total, readLabel(res.Document), *out)
 	}
 	if *strict && located != total {
 		for _, r := range res.Document.Findings {
@@ -218,6 +218,15 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", d.ID, d.Page, d.Title, d.Path)
 	}
 	return nil
+}
+
+// readLabel names the commit a document was read at, for summary lines:
+// "at v1.18.3 (127bdb3)", or "in the plain directory".
+func readLabel(doc *findings.Document) string {
+	if doc.Source.Commit == nil {
+		return "in the plain directory"
+	}
+	return "at " + findings.SourceLabel(doc.Source)
 }
 
 func deref(s *string) string {

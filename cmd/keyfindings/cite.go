@@ -40,6 +40,12 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v (at %s)", err, findings.SourceLabel(doc.Source))
 	}
+	if r.Review != nil {
+		fmt.Fprintf(stderr, "keyfindings cite: warning: %s is flagged for review %s (%s); re-read its claim before relying on it, then `keyfindings review --accept`\n", id, readLabel(doc), oneLine(*r.Review))
+	}
+	if !src.quiet {
+		fmt.Fprintf(stderr, "keyfindings: cited %s %s\n", id, readLabel(doc))
+	}
 	switch *format {
 	case "md":
 		fmt.Fprintln(stdout, c.Short().Format())

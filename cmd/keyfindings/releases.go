@@ -139,8 +139,9 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d releases, %s to %s (%d extracted, %d reused); wrote %s\n",
-			len(rels), names[0], names[len(names)-1], len(rels)-reused, reused, *out)
+		first, last := names[0], names[len(names)-1]
+		fmt.Fprintf(stderr, "keyfindings: %d releases, %s (%s) to %s (%s) (%d extracted, %d reused); wrote %s\n",
+			len(rels), first, commits[first][:7], last, commits[last][:7], len(rels)-reused, reused, *out)
 	}
 	return nil
 }
