@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -86,6 +88,13 @@ func Open(ctx context.Context, opts Options) (*Opened, error) {
 		if err := o.openURL(ctx, opts.Pin.Repo); err != nil {
 			return nil, err
 		}
+	case fileURLsInPlace && localFileURL(repo) != "":
+		// go-git's file transport runs git's upload-pack, which needs a
+		// git binary and refuses a copy that lacks unrelated blobs; a
+		// local directory is read in place instead, as a path is.
+		if err := o.openLocal(localFileURL(repo)); err != nil {
+			return nil, err
+		}
 	case IsURL(repo):
 		o.Kind = KindURL
 		o.DefaultRef = "HEAD"
@@ -127,6 +136,24 @@ func IsURL(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s, "git@") && strings.Contains(s, ":")
+}
+
+// fileURLsInPlace makes a file:// URL of a local directory open in place.
+// The tests of the URL cache turn it off to reach the fetch path without a
+// server.
+var fileURLsInPlace = true
+
+// localFileURL returns the local path a file:// URL names (host empty or
+// localhost), "" for anything else.
+func localFileURL(s string) string {
+	if !strings.HasPrefix(s, "file://") {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Host != "" && u.Host != "localhost") || u.Path == "" || u.RawQuery != "" || u.Fragment != "" {
+		return ""
+	}
+	return filepath.FromSlash(u.Path)
 }
 
 func (o *Opened) openLocal(p string) error {
@@ -273,6 +300,9 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 	if err != nil {
 		// go-git stops at the first tag object; git peels a tag of a tag.
 		if h, err = peelTag(repo, ref); err != nil {
+			if alt := otherTagSpelling(repo, ref); alt != "" {
+				return nil, fmt.Errorf("ref %s: unknown revision in this repository; did you mean %s?", ref, alt)
+			}
 			return nil, fmt.Errorf("ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
 		}
 	}
@@ -286,6 +316,22 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 		return nil, fmt.Errorf("ref %s: %s is not a readable commit: %v", ref, h, err)
 	}
 	return c, nil
+}
+
+// otherTagSpelling returns the tag that ref names with its "v" prefix
+// added or dropped (1.18.3 for v1.18.3 and back), "" when there is none.
+func otherTagSpelling(repo *git.Repository, ref string) string {
+	alt := "v" + ref
+	if rest, ok := strings.CutPrefix(ref, "v"); ok {
+		alt = rest
+	}
+	if alt == "" {
+		return ""
+	}
+	if _, err := repo.Reference(plumbing.NewTagReferenceName(alt), false); err != nil {
+		return ""
+	}
+	return alt
 }
 
 // peelTag follows refs/tags/<name> through any number of annotated tag

@@ -92,7 +92,22 @@ func extractAt(o *extract.Opened, x *extract.Extractor, ref string) (*extract.Re
 	if o.Kind == extract.KindDir {
 		web = ""
 	}
-	return x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
+	res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
+	if err == nil && o.Kind == extract.KindDir && noneFound(res.Document) {
+		return nil, fmt.Errorf("--repo %s holds none of opencode's sources (0 of %d findings located); point --repo at an opencode checkout or clone", o.Dir, len(res.Document.Findings))
+	}
+	return res, err
+}
+
+// noneFound reports whether no finding of doc matched anywhere: every
+// record is missing.
+func noneFound(doc *findings.Document) bool {
+	for _, r := range doc.Findings {
+		if r.Status != findings.StatusMissing {
+			return false
+		}
+	}
+	return len(doc.Findings) > 0
 }
 
 // extractOne loads the catalog, opens the source and extracts the ref the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,5 +82,21 @@ func TestDefaultRefIsPinTag(t *testing.T) {
 	}
 	if out, _, code := kf(append([]string{"cite", "registry-order", "--ref", "v0.2.0"}, f.src()...)...); code != 0 || !strings.Contains(out, "@"+f.commits[1][:7]) {
 		t.Errorf("an explicit --ref: exit %d %s", code, out)
+	}
+}
+
+// TestEmptyDirectoryIsAnError: a directory that holds none of the
+// catalog's files is not an opencode source; building it is an error that
+// says so, and writes nothing.
+func TestEmptyDirectoryIsAnError(t *testing.T) {
+	empty := t.TempDir()
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr := runCmd("build", "--repo", empty, "--out", out, "--quiet")
+	if code != 1 || !strings.Contains(stderr, "holds none of opencode's sources (0 of ") || !strings.Contains(stderr, "point --repo at an opencode checkout") {
+		t.Errorf("empty directory: exit %d %q", code, stderr)
+	}
+	oneLineErr(t, stderr)
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out was written: %v", err)
 	}
 }
