@@ -100,3 +100,34 @@ func TestEmptyDirectoryIsAnError(t *testing.T) {
 		t.Errorf("--out was written: %v", err)
 	}
 }
+
+// TestVersion: keyfindings --version and keyfindings version print the
+// version that findings.json records, with the catalog's fingerprint,
+// right after the schema.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		if code, stdout, stderr := runCmd(args...); code != 0 || stdout != "keyfindings "+testVersion+"\n" || stderr != "" {
+			t.Errorf("%v: exit %d %q %q", args, code, stdout, stderr)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if code, _, stderr := runCmd("build", "--repo", catalogTree, "--out", out, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "findings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp, err := cat.Fingerprint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"schema\": \"" + findings.Schema + "\",\n  \"keyfindings\": {\n    \"version\": \"" + testVersion + "\",\n    \"catalog\": \"" + fp + "\"\n  },\n  \"source\": {"
+	if !strings.HasPrefix(string(data), want) {
+		t.Errorf("findings.json starts\n%.300s\nwant\n%s", data, want)
+	}
+}
