@@ -73,7 +73,7 @@ func (s *sourceFlags) extractCache() string {
 // open opens the source the flags name.
 func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*extract.Opened, error) {
 	if s.webURL != "" && !findings.IsWebURL(s.webURL) {
-		return nil, usagef("--web-url %q is not an http(s) URL; give the repository's web address, such as https://github.com/anomalyco/opencode", s.webURL)
+		return nil, usagef("--web-url %q is not an http(s) URL of a repository (a host, and no query, fragment or /blob/ part); give its web address, such as https://github.com/anomalyco/opencode", s.webURL)
 	}
 	opts := extract.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin(), Timeout: s.timeout}
 	if !s.quiet {
