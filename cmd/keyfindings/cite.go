@@ -10,7 +10,7 @@ import (
 
 func runCite(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cite", stderr)
-	fs.Usage = commandUsage(fs, "keyfindings cite [flags] ID", "Prints the citation of finding ID at --ref: [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…")
+	fs.Usage = commandUsage(fs, "keyfindings cite [flags] ID", "Prints the citation of finding ID at --ref (default: the pin's tag when the repository holds it, else HEAD): [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>… · ID")
 	var src sourceFlags
 	src.register(fs)
 	format := fs.String("format", "md", "output format: md (the citation line), url (the permalink) or json (the record)")
