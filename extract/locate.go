@@ -43,6 +43,8 @@ func (cd *compiledDef) paths() []string {
 // were computed from, so a blob that many commits share is parsed once
 // and its matches computed once per definition.
 type Extractor struct {
+	// tool names this build and the catalog's fingerprint in documents.
+	tool    findings.Tool
 	defs    []*compiledDef
 	parses  *parseCache
 	results *resultCache
@@ -107,6 +109,11 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 		defs[i].anchorIDs = x.anchors.add(defs[i].query.anchors)
 	}
 	x.defs = defs
+	fp, err := cat.Fingerprint()
+	if err != nil {
+		return nil, err
+	}
+	x.tool = findings.Tool{Version: findings.Version, Catalog: fp}
 	if d := x.results.disk; d != nil {
 		d.storeQueries(uncached)
 	}
@@ -243,7 +250,8 @@ type Result struct {
 func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	r := x.newRun(snap, meta)
 	defer r.close()
-	doc := &findings.Document{Schema: findings.Schema, Source: findings.Source{Repo: meta.Repo, Ref: meta.Ref}}
+	tool := x.tool
+	doc := &findings.Document{Schema: findings.Schema, Keyfindings: &tool, Source: findings.Source{Repo: meta.Repo, Ref: meta.Ref}}
 	res := &Result{Document: doc}
 	if c := snap.Commit(); c != "" {
 		doc.Source.Commit = strp(c)

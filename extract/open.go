@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,8 +26,8 @@ type Options struct {
 	// Repo is a URL, a local git repository, a plain directory, or "" for
 	// the pin.
 	Repo string
-	// Ref is a tag, branch or commit; "" means the pin's ref (for the pin)
-	// or HEAD.
+	// Ref is a tag, branch or commit; "" means the pin's ref when the
+	// repository holds that tag (always for the pin itself), else HEAD.
 	Ref string
 	// CacheDir holds fetched repositories; "" means DefaultCacheDir().
 	CacheDir string
@@ -86,6 +88,13 @@ func Open(ctx context.Context, opts Options) (*Opened, error) {
 		if err := o.openURL(ctx, opts.Pin.Repo); err != nil {
 			return nil, err
 		}
+	case fileURLsInPlace && localFileURL(repo) != "":
+		// go-git's file transport runs git's upload-pack, which needs a
+		// git binary and refuses a copy that lacks unrelated blobs; a
+		// local directory is read in place instead, as a path is.
+		if err := o.openLocal(localFileURL(repo)); err != nil {
+			return nil, err
+		}
 	case IsURL(repo):
 		o.Kind = KindURL
 		o.DefaultRef = "HEAD"
@@ -97,8 +106,26 @@ func Open(ctx context.Context, opts Options) (*Opened, error) {
 			return nil, err
 		}
 	}
+	o.defaultToPin()
 	o.WebURL = webURL(opts, repo)
 	return o, nil
+}
+
+// defaultToPin makes the pin's tag the default ref of a repository that
+// holds it. A clone's HEAD may be a commit upstream never had (a fork's
+// merge), while permalinks point at upstream; the pinned tag is what the
+// records and their links are meant to describe. As for the pin itself, a
+// tag that names another commit than the pin's is an error at At.
+func (o *Opened) defaultToPin() {
+	pin := o.opts.Pin
+	if o.Repo == nil || o.Kind == KindPin || pin.Ref == "" {
+		return
+	}
+	if _, err := o.Repo.Reference(plumbing.NewTagReferenceName(pin.Ref), false); err != nil {
+		return
+	}
+	o.DefaultRef = pin.Ref
+	o.PinnedCommit = pin.Commit
 }
 
 // IsURL reports whether s names a remote (or file://) repository.
@@ -109,6 +136,24 @@ func IsURL(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s, "git@") && strings.Contains(s, ":")
+}
+
+// fileURLsInPlace makes a file:// URL of a local directory open in place.
+// The tests of the URL cache turn it off to reach the fetch path without a
+// server.
+var fileURLsInPlace = true
+
+// localFileURL returns the local path a file:// URL names (host empty or
+// localhost), "" for anything else.
+func localFileURL(s string) string {
+	if !strings.HasPrefix(s, "file://") {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Host != "" && u.Host != "localhost") || u.Path == "" || u.RawQuery != "" || u.Fragment != "" {
+		return ""
+	}
+	return filepath.FromSlash(u.Path)
 }
 
 func (o *Opened) openLocal(p string) error {
@@ -192,8 +237,19 @@ type Resolved struct {
 	Commit string
 }
 
-// At resolves ref (or the default ref) to a snapshot. For the pin, a tag
-// that resolves to another commit than the pinned one is an error.
+// Label names the snapshot for messages: the ref and the short commit
+// ("v1.18.3 (127bdb3)"), or "plain directory".
+func (r *Resolved) Label() string {
+	src := findings.Source{Ref: r.Ref}
+	if r.Commit != "" {
+		src.Commit = &r.Commit
+	}
+	return findings.SourceLabel(src)
+}
+
+// At resolves ref (or the default ref) to a snapshot. When the default ref
+// is the pin's tag, a tag that resolves to another commit than the pinned
+// one is an error.
 func (o *Opened) At(ref string) (*Resolved, error) {
 	if o.Kind == KindDir {
 		if ref != "" {
@@ -211,7 +267,7 @@ func (o *Opened) At(ref string) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Kind == KindPin && ref == o.DefaultRef && o.PinnedCommit != "" && c.Hash.String() != o.PinnedCommit {
+	if ref == o.DefaultRef && o.PinnedCommit != "" && c.Hash.String() != o.PinnedCommit {
 		return nil, fmt.Errorf("pinned %s resolves to %s, not the pinned commit %s: the tag moved; check upstream and update findings/pin.yaml", ref, c.Hash, o.PinnedCommit)
 	}
 	snap, err := NewGitSnapshot(o.Repo, c)
@@ -244,6 +300,9 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 	if err != nil {
 		// go-git stops at the first tag object; git peels a tag of a tag.
 		if h, err = peelTag(repo, ref); err != nil {
+			if alt := otherTagSpelling(repo, ref); alt != "" {
+				return nil, fmt.Errorf("ref %s: unknown revision in this repository; did you mean %s?", ref, alt)
+			}
 			return nil, fmt.Errorf("ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
 		}
 	}
@@ -257,6 +316,22 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 		return nil, fmt.Errorf("ref %s: %s is not a readable commit: %v", ref, h, err)
 	}
 	return c, nil
+}
+
+// otherTagSpelling returns the tag that ref names with its "v" prefix
+// added or dropped (1.18.3 for v1.18.3 and back), "" when there is none.
+func otherTagSpelling(repo *git.Repository, ref string) string {
+	alt := "v" + ref
+	if rest, ok := strings.CutPrefix(ref, "v"); ok {
+		alt = rest
+	}
+	if alt == "" {
+		return ""
+	}
+	if _, err := repo.Reference(plumbing.NewTagReferenceName(alt), false); err != nil {
+		return ""
+	}
+	return alt
 }
 
 // peelTag follows refs/tags/<name> through any number of annotated tag

@@ -162,6 +162,7 @@ func TestTags(t *testing.T) {
 		t.Errorf("local Tags = %v, %v; want %v", got, err, want)
 	}
 
+	fetchFileURLs(t)
 	fetched, err := Open(context.Background(), Options{Repo: "file://" + r.dir, Ref: "v0.1.0", CacheDir: t.TempDir(), Pin: findings.DefaultPin()})
 	if err != nil {
 		t.Fatal(err)

@@ -173,6 +173,7 @@ func TestAmbiguousShortHash(t *testing.T) {
 }
 
 func TestURLSourceAndCache(t *testing.T) {
+	fetchFileURLs(t)
 	r, first, _ := fixtureRepo(t)
 	cache := t.TempDir()
 	url := "file://" + r.dir
@@ -248,6 +249,7 @@ func TestGitHubWebURL(t *testing.T) {
 }
 
 func TestCorruptCacheRefetched(t *testing.T) {
+	fetchFileURLs(t)
 	r, first, _ := fixtureRepo(t)
 	cache := t.TempDir()
 	opts := Options{Repo: "file://" + r.dir, CacheDir: cache, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}
@@ -369,6 +371,7 @@ func writeFile(t *testing.T, p, s string) {
 // an older tag, a branch and HEAD~1. Each must resolve, in the same cache
 // entry, as it would in a fresh clone.
 func TestURLCacheBeyondShallow(t *testing.T) {
+	fetchFileURLs(t)
 	r, first, second := fixtureRepo(t)
 	// A lightweight tag, as `git tag v0.2.0` makes.
 	if err := r.repo.Storer.SetReference(plumbing.NewHashReference("refs/tags/v0.2.0", plumbing.NewHash(second))); err != nil {
@@ -399,6 +402,7 @@ func TestURLCacheBeyondShallow(t *testing.T) {
 // and what caches written then may still hold): the build must come out
 // of it with the commit.
 func TestURLCacheTagWithoutCommit(t *testing.T) {
+	fetchFileURLs(t)
 	r, first, _ := fixtureRepo(t)
 	url := "file://" + r.dir
 	cache := t.TempDir()
@@ -427,4 +431,96 @@ func TestURLCacheTagWithoutCommit(t *testing.T) {
 	if at.Commit != first {
 		t.Errorf("commit %s, want %s", at.Commit, first)
 	}
+}
+
+// TestPinTagIsDefault: a local clone that holds the pin's tag is read at
+// that tag when no ref is given, not at its HEAD (which may be a commit
+// upstream never had); a tag that moved is the pin's error; a clone
+// without the tag is read at HEAD.
+func TestPinTagIsDefault(t *testing.T) {
+	r, first, second := fixtureRepo(t)
+	pin := findings.Pin{Repo: "https://github.com/anomalyco/opencode", Ref: "v0.1.0", Commit: first}
+	o, at, err := openAt(t, Options{Repo: r.dir, Pin: pin}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Kind != KindLocalGit || at.Commit != first || at.Ref != "v0.1.0" || at.Label() != "v0.1.0 ("+first[:7]+")" {
+		t.Errorf("kind %v at %s %s (%s), want the pin's tag v0.1.0 at %s", o.Kind, at.Ref, at.Commit, at.Label(), first)
+	}
+	if _, at, err := openAt(t, Options{Repo: r.dir, Pin: pin}, "main"); err != nil || at.Commit != second {
+		t.Errorf("an explicit ref: %v, %+v", err, at)
+	}
+	moved := pin
+	moved.Commit = second
+	if _, _, err := openAt(t, Options{Repo: r.dir, Pin: moved}, ""); err == nil || !strings.Contains(err.Error(), "tag moved") {
+		t.Errorf("moved tag: %v", err)
+	}
+	other := pin
+	other.Ref = "v9.9.9"
+	if _, at, err := openAt(t, Options{Repo: r.dir, Pin: other}, ""); err != nil || at.Commit != second || at.Ref != "HEAD" {
+		t.Errorf("no pin tag: %v, %+v; want HEAD at %s", err, at, second)
+	}
+}
+
+// TestRefSuggestsTagSpelling: a release named without its "v" (or with
+// one it does not have) is suggested in the error.
+func TestRefSuggestsTagSpelling(t *testing.T) {
+	r, _, _ := fixtureRepo(t)
+	r.tag("2.0.0")
+	pin := findings.Pin{Repo: "https://github.com/anomalyco/opencode"}
+	for ref, want := range map[string]string{"0.1.0": "did you mean v0.1.0?", "v2.0.0": "did you mean 2.0.0?", "0.9.0": "list tags with `git tag`"} {
+		_, _, err := openAt(t, Options{Repo: r.dir, Pin: pin}, ref)
+		if err == nil || !strings.Contains(err.Error(), "ref "+ref+": unknown revision") || !strings.Contains(err.Error(), want) {
+			t.Errorf("--ref %s: %v; want %q", ref, err, want)
+		}
+	}
+}
+
+// TestFileURLOpenedInPlace: a file:// URL of a local repository is read in
+// place, as its path is: no git binary, no cache, and a copy that lacks
+// unrelated blobs still works.
+func TestFileURLOpenedInPlace(t *testing.T) {
+	r, first, _ := fixtureRepo(t)
+	// Drop an object no finding needs, as a partial copy lacks it: git's
+	// upload-pack (go-git's file transport) refuses such a repository.
+	dropLooseObject(t, r, "packages/opencode/package.json", first)
+	cache := t.TempDir()
+	o, at, err := openAt(t, Options{Repo: "file://" + r.dir, CacheDir: cache, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}, "v0.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Kind != KindLocalGit || at.Commit != first || o.WebURL != "https://github.com/anomalyco/opencode" {
+		t.Errorf("kind %v commit %s web %s; want the local repository in place at %s", o.Kind, at.Commit, o.WebURL, first)
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		t.Errorf("the cache was written: %v", entries)
+	}
+	if _, _, err := openAt(t, Options{Repo: "file://" + filepath.Join(r.dir, "nope")}, ""); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
+		t.Errorf("missing directory: %v", err)
+	}
+}
+
+// dropLooseObject deletes the loose object of the blob at path in commit.
+func dropLooseObject(t *testing.T, r *testRepo, path, commit string) {
+	t.Helper()
+	c, err := r.repo.CommitObject(plumbing.NewHash(commit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.File(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := f.Hash.String()
+	if err := os.Remove(filepath.Join(r.dir, ".git", "objects", h[:2], h[2:])); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fetchFileURLs makes file:// URLs go through the fetch path and the
+// cache for the rest of the test, as a remote URL would: the cache tests
+// use them instead of a server.
+func fetchFileURLs(t *testing.T) {
+	fileURLsInPlace = false
+	t.Cleanup(func() { fileURLsInPlace = true })
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -52,7 +53,18 @@ type Verifier struct {
 	// tree lists the target's files once, for the moved-file search.
 	tree   []Entry
 	walked bool
+	// x re-locates findings by id at the target (nil: never); doc and
+	// docErr are its one extraction there.
+	x      *Extractor
+	doc    *findings.Document
+	docErr error
 }
+
+// RelocateWith makes the verifier re-locate, with the definitions of x, a
+// citation that carries a finding id and whose bytes are gone from the
+// target ref: the finding's definition is run there, and the verdict gives
+// its new citation.
+func (v *Verifier) RelocateWith(x *Extractor) { v.x = x }
 
 // NewVerifier returns a verifier for o. With a non-empty ref, citations
 // are checked against that ref ("is this still true there?").
@@ -88,34 +100,120 @@ func (v *Verifier) Verify(c findings.Citation, excerpt *string) Verdict {
 		return changedVerdict(c, fmt.Sprintf("%s at %s: %v", c.Path, short, err))
 	}
 	sum := hashHex(orig)
-	if c.Hash != "" && !strings.HasPrefix(sum, c.Hash) {
+	if c.Hash == "" {
+		// Nothing says which bytes the citation meant: never ok. The
+		// citation with the hash of the lines is given for the user to
+		// check and use.
+		n := c
+		n.Hash = sum
+		return Verdict{Status: VerifyError, Citation: c, New: &n, Reason: "the citation has no SHA-256 to check the lines against"}
+	}
+	if !strings.HasPrefix(sum, c.Hash) {
 		return changedVerdict(c, fmt.Sprintf("the lines at %s hash to SHA-256 %s…, not the cited %s…", short, sum[:findings.HashPrefixLen], hashPrefix(c.Hash)))
 	}
 	if excerpt != nil && utf8.Valid(orig) && *excerpt != string(orig) {
 		return changedVerdict(c, fmt.Sprintf("the record's excerpt differs from lines %d–%d at %s", c.Start, c.End, short))
 	}
 	if v.target == nil {
-		vd := Verdict{Status: VerifyOK, Citation: c}
-		if c.Hash == "" {
-			n := c
-			n.Hash = sum
-			vd.New = &n
-		}
+		return Verdict{Status: VerifyOK, Citation: c}
+	}
+	return v.relocate(v.search(c, orig, sum))
+}
+
+// relocate turns a changed verdict at the target for a citation with a
+// finding id into the finding's new citation there: moved when its bytes
+// hash as cited, changed otherwise. Other verdicts are returned as they are.
+func (v *Verifier) relocate(vd Verdict) Verdict {
+	c := vd.Citation
+	if vd.Status != VerifyChanged || v.x == nil || c.ID == "" {
 		return vd
 	}
-	return v.search(c, orig, sum)
+	label := v.targetLabel()
+	if v.doc == nil && v.docErr == nil {
+		web := v.o.WebURL
+		if v.o.Kind == KindDir {
+			web = ""
+		}
+		res, err := v.x.Extract(v.target.Snapshot, Meta{Repo: v.o.WebURL, Ref: v.target.Ref, WebURL: web})
+		if err != nil {
+			v.docErr = err
+		} else {
+			v.doc = res.Document
+		}
+	}
+	if v.docErr != nil {
+		return Verdict{Status: VerifyError, Citation: c, Reason: fmt.Sprintf("%s; re-locating %s at %s failed: %v", vd.Reason, c.ID, label, v.docErr)}
+	}
+	r := v.doc.Find(c.ID)
+	switch {
+	case r == nil:
+		vd.Reason += fmt.Sprintf("; no finding %s at %s to re-locate it by", c.ID, label)
+		return vd
+	case !r.Located():
+		vd.Reason += fmt.Sprintf("; finding %s is %s at %s: %s", c.ID, r.Status, label, problemText(r))
+		return vd
+	}
+	n, err := findings.CiteRecord(v.doc, r)
+	if err != nil {
+		vd.Reason += "; " + err.Error()
+		return vd
+	}
+	if n.HasCommit() && c.WebURL != "" {
+		n.WebURL, n.Forge = c.WebURL, c.Forge
+	}
+	vd.New = &n
+	if strings.HasPrefix(n.Hash, c.Hash) {
+		return Verdict{Status: VerifyMoved, Citation: c, New: &n, Reason: "re-located by its finding id"}
+	}
+	vd.Reason = fmt.Sprintf("finding %s is at %s with other bytes (%s)", c.ID, label, vd.Reason)
+	return vd
+}
+
+// problemText is a record's problem, for messages.
+func problemText(r *findings.Record) string {
+	if r.Problem == nil {
+		return "no reason recorded"
+	}
+	return *r.Problem
+}
+
+// Label says what the verifier read, for a summary line: the target ref
+// and its commit, or the cited commits, each short.
+func (v *Verifier) Label() string {
+	if v.target != nil {
+		return "against " + v.target.Label()
+	}
+	var commits []string
+	for c := range v.snaps {
+		commits = append(commits, shortHex(c))
+	}
+	sort.Strings(commits)
+	if v.def != nil && v.def.Commit == "" {
+		commits = append(commits, "the plain directory")
+	} else if v.def != nil {
+		commits = append(commits, v.def.Label())
+	}
+	if len(commits) == 0 {
+		return "(none could be read)"
+	}
+	return "at " + strings.Join(commits, ", ")
+}
+
+// targetLabel names the target ref for messages.
+func (v *Verifier) targetLabel() string {
+	if v.target.Ref != "" {
+		return v.target.Ref
+	}
+	return shortHex(v.target.Commit)
 }
 
 // search looks for orig at the target ref: the same lines, other lines of
 // the same file, then other files.
 func (v *Verifier) search(c findings.Citation, orig []byte, sum string) Verdict {
 	at := v.target
-	label := at.Ref
-	if label == "" {
-		label = shortHex(at.Commit)
-	}
+	label := v.targetLabel()
 	here := func(p string, l findings.Lines) *findings.Citation {
-		n := findings.Citation{Path: p, Start: l.Start, End: l.End, Hash: sum}
+		n := findings.Citation{Path: p, Start: l.Start, End: l.End, Hash: sum, ID: c.ID}
 		if at.Commit != "" {
 			n.Commit = at.Commit
 			n.WebURL = c.WebURL
@@ -276,7 +374,7 @@ func (v *Verifier) verifyNoCommit(c findings.Citation) Verdict {
 		}
 	}
 	if best < 0 {
-		return changedVerdict(c, fmt.Sprintf("no %d-line range of %s hashes to %s… (without a commit only the cited file is searched)", n, c.Path, hashPrefix(c.Hash)))
+		return v.relocate(changedVerdict(c, fmt.Sprintf("no %d-line range of %s hashes to %s… (without a commit only the cited file is searched)", n, c.Path, hashPrefix(c.Hash))))
 	}
 	nc := c
 	nc.Start, nc.End = best, best+n-1

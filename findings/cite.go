@@ -12,15 +12,19 @@ import (
 )
 
 // Citation points at lines of one file at one commit, with (a prefix of)
-// the SHA-256 of those lines under the hash rule. Its text form, written by
-// Format and read by ParseCitation, is
+// the SHA-256 of those lines under the hash rule, and the id of the finding
+// it cites. Its text form, written by Format and read by ParseCitation, is
 //
-//	[<path> L<a>–<b> @<commit 7>](<permalink>) · SHA-256 <12 hex>…
+//	[<path> L<a>–<b> @<commit 7>](<permalink>) · SHA-256 <12 hex>… · <id>
 //
 // For a plain-directory source there is no commit and no permalink, so the
 // link and the @commit are dropped and the path goes in a code span:
 //
-//	`<path>` L<a>–<b> · SHA-256 <12 hex>…
+//	`<path>` L<a>–<b> · SHA-256 <12 hex>… · <id>
+//
+// The id comes last, after the hash, so that citations written before it
+// existed (which end at the hash) still parse, and so that a word after a
+// link that has no hash is never taken for one.
 type Citation struct {
 	// Path is the repo-relative file path.
 	Path string
@@ -30,11 +34,19 @@ type Citation struct {
 	// permalink was); "" for a plain-directory source.
 	Commit string
 	// WebURL is the repository's web URL, the permalink's part before
-	// "/blob/"; "" for a plain-directory source.
+	// "/blob/" (or GitLab's "/-/blob/", Gitea's "/src/commit/"); "" for a
+	// plain-directory source.
 	WebURL string
+	// Forge is the permalink layout; ForgeAuto (the zero value) takes it
+	// from WebURL's host (see ForgeOf).
+	Forge Forge
 	// Hash is the lowercase hex SHA-256 or a prefix of it (12 digits in
 	// the cite format); "" when the citation gave none (a bare permalink).
 	Hash string
+	// ID is the cited finding's record id; "" when the citation names
+	// none (citations written before ids were part of the format). The
+	// text form carries it only after a hash.
+	ID string
 }
 
 // HashPrefixLen is how many hex digits of the SHA-256 a citation shows.
@@ -46,17 +58,86 @@ const ShortCommitLen = 7
 // HasCommit reports whether the citation names a commit and a permalink.
 func (c Citation) HasCommit() bool { return c.Commit != "" && c.WebURL != "" }
 
-// Permalink returns the citation's permalink, "" without a commit. Path
-// segments are percent-escaped, which leaves ordinary paths as they are.
+// Permalink returns the citation's permalink, "" without a commit: the
+// file's BlobURL with the host's line anchor.
 func (c Citation) Permalink() string {
 	if !c.HasCommit() {
 		return ""
 	}
-	segs := strings.Split(c.Path, "/")
+	f := c.Forge.of(c.WebURL)
+	return f.blobURL(c.WebURL, c.Commit, c.Path) + f.lineAnchor(c.Start, c.End)
+}
+
+// Forge is the URL layout of a code host's file views.
+type Forge int
+
+// Permalink layouts. The one of a web URL is chosen by ForgeOf.
+const (
+	// ForgeAuto means: as ForgeOf says for the web URL.
+	ForgeAuto Forge = iota
+	// ForgeGitHub is <web>/blob/<commit>/<path>#L<a>-L<b>.
+	ForgeGitHub
+	// ForgeGitLab is <web>/-/blob/<commit>/<path>#L<a>-<b>.
+	ForgeGitLab
+	// ForgeGitea is <web>/src/commit/<commit>/<path>#L<a>-L<b> (Gitea,
+	// Forgejo, Codeberg).
+	ForgeGitea
+)
+
+// forgeMarkers are the path parts that separate a permalink's web URL from
+// its commit, per layout.
+var forgeMarkers = map[Forge]string{ForgeGitHub: "/blob/", ForgeGitLab: "/-/blob/", ForgeGitea: "/src/commit/"}
+
+// ForgeOf returns the permalink layout of a web URL by its host name:
+// GitLab when the host contains "gitlab" (gitlab.com, gitlab.example.org);
+// Gitea when it is codeberg.org or contains "gitea" or "forgejo"; GitHub
+// for every other host, github.com included.
+func ForgeOf(web string) Forge {
+	host := web
+	if _, rest, ok := strings.Cut(host, "://"); ok {
+		host = rest
+	}
+	host, _, _ = strings.Cut(host, "/")
+	host = strings.ToLower(host)
+	switch {
+	case strings.Contains(host, "gitlab"):
+		return ForgeGitLab
+	case host == "codeberg.org" || strings.HasSuffix(host, ".codeberg.org") || strings.Contains(host, "gitea") || strings.Contains(host, "forgejo"):
+		return ForgeGitea
+	}
+	return ForgeGitHub
+}
+
+// of resolves ForgeAuto for web.
+func (f Forge) of(web string) Forge {
+	if f == ForgeAuto {
+		return ForgeOf(web)
+	}
+	return f
+}
+
+// BlobURL returns the web address of the file at path in commit, in the
+// layout of web's host (ForgeOf). Path segments are percent-escaped, which
+// leaves ordinary paths as they are. Every link to a file at a commit is
+// made here.
+func BlobURL(web, commit, path string) string {
+	return ForgeOf(web).blobURL(web, commit, path)
+}
+
+func (f Forge) blobURL(web, commit, p string) string {
+	segs := strings.Split(p, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}
-	return fmt.Sprintf("%s/blob/%s/%s#L%d-L%d", c.WebURL, c.Commit, strings.Join(segs, "/"), c.Start, c.End)
+	return web + forgeMarkers[f.of(web)] + commit + "/" + strings.Join(segs, "/")
+}
+
+// lineAnchor is the fragment that selects lines a..b.
+func (f Forge) lineAnchor(a, b int) string {
+	if f == ForgeGitLab {
+		return fmt.Sprintf("#L%d-%d", a, b)
+	}
+	return fmt.Sprintf("#L%d-L%d", a, b)
 }
 
 // Format returns the citation in the cite format. Markdown punctuation in
@@ -78,6 +159,10 @@ func (c Citation) Format() string {
 		b.WriteString(c.Hash)
 		if len(c.Hash) < 64 {
 			b.WriteString("…")
+		}
+		if c.ID != "" {
+			b.WriteString(" · ")
+			b.WriteString(c.ID)
 		}
 	}
 	return b.String()
@@ -131,19 +216,22 @@ const (
 	// The hash tail as Format writes it, and as Markdown may carry it:
 	// wrapped onto the next line, with a colon, or as a code span.
 	hashPat = `[ \t]*(?:\r?\n[ \t]*)?·[ \t]*(?:\r?\n[ \t]*)?SHA-256:?(?:[ \t]+|[ \t]*\r?\n[ \t]*)` + "`?" + `([0-9a-fA-F]{12,64})(?:…|\.\.\.)?` + "`?"
+	// The finding id after the hash: a kebab-case slug, as definition ids
+	// and record ids are, ending at a word boundary.
+	idPat   = `(?:[ \t]*·[ \t]*([a-z0-9]+(?:-[a-z0-9]+)*)\b)?`
 	linkPat = `\[((?:\\.|[^\\\[\]\n])+)\]\(([^\s()<>]+)\)`
 	dirPat  = "`([^`\n]+)` " + linesPat
 )
 
 var (
-	linkRe     = regexp.MustCompile(`^` + linkPat + `(?:` + hashPat + `)?$`)
-	dirRe      = regexp.MustCompile(`^` + dirPat + hashPat + `$`)
+	linkRe     = regexp.MustCompile(`^` + linkPat + `(?:` + hashPat + idPat + `)?$`)
+	dirRe      = regexp.MustCompile(`^` + dirPat + hashPat + idPat + `$`)
 	linkTextRe = regexp.MustCompile(`^(.+) ` + linesPat + ` @([0-9a-fA-F]{4,40})$`)
-	fragmentRe = regexp.MustCompile(`^L(\d{1,9})(?:-L(\d{1,9}))?$`)
+	fragmentRe = regexp.MustCompile(`^L(\d{1,9})(?:-L?(\d{1,9}))?$`)
 	hexRe      = regexp.MustCompile(`^[0-9a-f]{4,40}$`)
 	// tailRe finds a hash tail that hashPat could not read.
 	tailRe = regexp.MustCompile(`^\s*·\s*SHA-256`)
-	scanRe = regexp.MustCompile(linkPat + `(?:` + hashPat + `)?|` + dirPat + hashPat)
+	scanRe = regexp.MustCompile(linkPat + `(?:` + hashPat + idPat + `)?|` + dirPat + hashPat + idPat)
 )
 
 // ParseCitation reads a citation in the cite format (either form) or a
@@ -173,7 +261,7 @@ func parseLink(s string) (Citation, error) {
 	if m == nil {
 		return Citation{}, fmt.Errorf("%q is not a citation: want [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…", short(s))
 	}
-	text, link, hash := m[1], m[2], m[3]
+	text, link, hash, id := m[1], m[2], m[3], m[4]
 	c, err := ParsePermalink(link)
 	if err != nil {
 		return Citation{}, err
@@ -200,6 +288,7 @@ func parseLink(s string) (Citation, error) {
 		return Citation{}, fmt.Errorf("citation text says commit %s but its permalink %s", commit, c.Commit)
 	}
 	c.Hash = strings.ToLower(hash)
+	c.ID = id
 	return c, nil
 }
 
@@ -215,11 +304,15 @@ func parseDir(s string) (Citation, error) {
 	if err != nil {
 		return Citation{}, err
 	}
-	return Citation{Path: m[1], Start: start, End: end, Hash: strings.ToLower(m[4])}, nil
+	return Citation{Path: m[1], Start: start, End: end, Hash: strings.ToLower(m[4]), ID: m[5]}, nil
 }
 
-// ParsePermalink reads <web URL>/blob/<commit>/<path>#L<a>-L<b> (or #L<a>
-// for one line). A query string (GitHub's ?plain=1) is ignored.
+// ParsePermalink reads a permalink in any layout Permalink writes:
+// <web URL>/blob/<commit>/<path>#L<a>-L<b> (GitHub),
+// <web URL>/-/blob/<commit>/<path>#L<a>-<b> (GitLab) or
+// <web URL>/src/commit/<commit>/<path>#L<a>-L<b> (Gitea), each also with
+// #L<a> for one line. The first of those markers in the URL ends the web
+// URL. A query string (GitHub's ?plain=1) is ignored.
 func ParsePermalink(s string) (Citation, error) {
 	bad := func(why string) (Citation, error) {
 		return Citation{}, fmt.Errorf("permalink %q: %s; want <web URL>/blob/<commit>/<path>#L<a>-L<b>", short(s), why)
@@ -233,7 +326,7 @@ func ParsePermalink(s string) (Citation, error) {
 	default:
 		return bad("not an http(s) URL")
 	}
-	i := strings.Index(s[len(scheme):], "/blob/")
+	forge, i := firstMarker(s[len(scheme):])
 	if i <= 0 {
 		return bad("no /blob/")
 	}
@@ -241,7 +334,7 @@ func ParsePermalink(s string) (Citation, error) {
 	if !plainWebURL(web) {
 		return bad("odd characters in the web URL")
 	}
-	rest := s[len(scheme)+i+len("/blob/"):]
+	rest := s[len(scheme)+i+len(forgeMarkers[forge]):]
 	hash := strings.IndexByte(rest, '#')
 	if hash < 0 {
 		return bad("no #L<a>-L<b> line anchor")
@@ -274,7 +367,23 @@ func ParsePermalink(s string) (Citation, error) {
 	if err != nil {
 		return Citation{}, err
 	}
-	return Citation{Path: p, Start: start, End: end, Commit: commit, WebURL: web}, nil
+	if forge == ForgeOf(web) {
+		// Written as the host's own layout: Permalink gives it back.
+		forge = ForgeAuto
+	}
+	return Citation{Path: p, Start: start, End: end, Commit: commit, WebURL: web, Forge: forge}, nil
+}
+
+// firstMarker finds the earliest layout marker in s: its layout and
+// index, or -1.
+func firstMarker(s string) (Forge, int) {
+	best, at := ForgeAuto, -1
+	for _, f := range []Forge{ForgeGitHub, ForgeGitLab, ForgeGitea} {
+		if i := strings.Index(s, forgeMarkers[f]); i >= 0 && (at < 0 || i < at) {
+			best, at = f, i
+		}
+	}
+	return best, at
 }
 
 // IsWebURL reports whether s can be the web URL of permalinks: http(s),
@@ -284,6 +393,10 @@ func IsWebURL(s string) bool {
 	rest, ok := strings.CutPrefix(s, "https://")
 	if !ok {
 		rest, ok = strings.CutPrefix(s, "http://")
+	}
+	if _, i := firstMarker(s); i >= 0 {
+		// A permalink would end the web URL at its own marker.
+		return false
 	}
 	return ok && rest != "" && !strings.HasPrefix(rest, "/") && plainWebURL(s)
 }
@@ -367,7 +480,9 @@ func FindCitations(text string) []FoundCitation {
 			}
 			return text[ix[2*i]:ix[2*i+1]]
 		}
-		whole, hashed := group(0), group(3) != "" || group(4) != ""
+		// Groups: link text 1, destination 2, hash 3, id 4; plain-directory
+		// path 5.
+		whole, hashed := group(0), group(3) != "" || group(5) != ""
 		if !hashed && !linkTextRe.MatchString(group(1)) {
 			continue
 		}
@@ -387,6 +502,10 @@ func CiteRecord(doc *Document, r *Record) (Citation, error) {
 		return Citation{}, fmt.Errorf("finding %s is %s: %s", r.ID, r.Status, problem(r))
 	}
 	c := Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
+	if idPattern.MatchString(r.ID) {
+		// An id the text form cannot carry is left out, not mangled.
+		c.ID = r.ID
+	}
 	if doc.Source.Commit == nil {
 		return c, nil
 	}
@@ -396,11 +515,11 @@ func CiteRecord(doc *Document, r *Record) (Citation, error) {
 	commit := *doc.Source.Commit
 	web := strings.TrimSuffix(doc.Source.Repo, "/")
 	if r.Permalink != nil {
-		i := strings.Index(*r.Permalink, "/blob/"+commit+"/")
-		if i <= 0 {
+		p, err := ParsePermalink(*r.Permalink)
+		if err != nil || p.Commit != commit {
 			return Citation{}, fmt.Errorf("finding %s: its permalink does not name the document's commit %s", r.ID, commit)
 		}
-		web = (*r.Permalink)[:i]
+		web, c.Forge = p.WebURL, p.Forge
 	}
 	if web == "" {
 		return Citation{}, fmt.Errorf("finding %s has no permalink and the document no source.repo: nothing says where commit %s is", r.ID, commit)

@@ -137,7 +137,7 @@ func TestCiteRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "[src/a.ts L4–5 @127bdb3](" + *r.Permalink + ") · SHA-256 " + (*r.SHA256)[:12] + "…"
+	want := "[src/a.ts L4–5 @127bdb3](" + *r.Permalink + ") · SHA-256 " + (*r.SHA256)[:12] + "… · a"
 	if got := c.Short().Format(); got != want {
 		t.Errorf("cite:\n got %s\nwant %s", got, want)
 	}
@@ -168,6 +168,11 @@ func FuzzParseCitation(f *testing.F) {
 	f.Add("`src/a.ts` L3–9 · SHA-256 52706258c343…")
 	f.Add(`[a\\b \[x\] L1 L2–3 @abcd](http://h/blob/abcdef/a%5Cb%20%5Bx%5D%20L1#L2-L3)`)
 	f.Add("http://\f/blob/0000/0#L1")
+	f.Add("[src/a.ts L1–5 @127bdb3](https://github.com/anomalyco/opencode/blob/" + testCommit + "/src/a.ts#L1-L5) · SHA-256 52706258c343… · system-prompt-routing")
+	f.Add("`src/a.ts` L3–9 · SHA-256 52706258c343… · tool-bash")
+	f.Add("https://gitlab.com/o/r/-/blob/" + testCommit + "/src/a%23b.ts#L27-42")
+	f.Add("https://codeberg.org/o/r/src/commit/" + testCommit + "/src/a.ts#L27-L42")
+	f.Add("https://git.example.org/o/r/-/blob/abcdef0/a.ts#L1")
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCitation(s)
 		if err != nil {
@@ -229,5 +234,95 @@ func TestIsWebURL(t *testing.T) {
 				t.Errorf("citation with web URL %q does not parse: %v", s, err)
 			}
 		}
+	}
+}
+
+// TestCitationID writes the finding id after the hash and reads it back;
+// citations without it, written before it existed, still parse.
+func TestCitationID(t *testing.T) {
+	c := Citation{Path: "src/a.ts", Start: 1, End: 5, Commit: testCommit, WebURL: testWeb, Hash: testHash[:12], ID: "system-prompt-routing"}
+	text := c.Format()
+	if !strings.HasSuffix(text, "· SHA-256 52706258c343… · system-prompt-routing") {
+		t.Errorf("Format = %s, want the id after the hash", text)
+	}
+	for _, in := range []string{text, "  " + text + "  "} {
+		if back, err := ParseCitation(in); err != nil || back != c {
+			t.Errorf("ParseCitation(%q) = %+v, %v; want %+v", in, back, err, c)
+		}
+	}
+	old := c
+	old.ID = ""
+	if back, err := ParseCitation(old.Format()); err != nil || back != old {
+		t.Errorf("old citation %q: %+v, %v", old.Format(), back, err)
+	}
+	dir := Citation{Path: "src/a.ts", Start: 3, End: 9, Hash: testHash[:12], ID: "tool-bash-42"}
+	if back, err := ParseCitation(dir.Format()); err != nil || back != dir {
+		t.Errorf("plain-directory citation %q: %+v, %v", dir.Format(), back, err)
+	}
+	// Without a hash there is no id: a word after a link is prose.
+	noHash := c
+	noHash.Hash = ""
+	if got := noHash.Format(); strings.Contains(got, "routing") {
+		t.Errorf("Format without a hash = %s, want no id", got)
+	}
+	for _, bad := range []string{text + "x_", text + " · other", strings.Replace(text, "system-prompt-routing", "System", 1)} {
+		if got, err := ParseCitation(bad); err == nil {
+			t.Errorf("ParseCitation(%q) = %+v, want an error", bad, got)
+		}
+	}
+	// In Markdown: in a code span, followed by punctuation, and in prose.
+	md := "Cite as: `" + text + "`.\n\n- " + old.Format() + " · See below.\n- " + dir.Format() + ", then\n"
+	found := FindCitations(md)
+	want := []Citation{c, old, dir}
+	if len(found) != len(want) {
+		t.Fatalf("found %d citations, want %d: %+v", len(found), len(want), found)
+	}
+	for i, f := range found {
+		if f.Err != nil || f.Citation != want[i] {
+			t.Errorf("citation %d: %+v, want %+v", i, f, want[i])
+		}
+	}
+}
+
+// TestPermalinkForges writes each host's own permalink layout and reads
+// every layout back, whatever the host.
+func TestPermalinkForges(t *testing.T) {
+	tests := []struct {
+		web, want string
+	}{
+		{testWeb, testWeb + "/blob/" + testCommit + "/src/a%23b.ts#L27-L42"},
+		{"https://git.example.org/o/r", "https://git.example.org/o/r/blob/" + testCommit + "/src/a%23b.ts#L27-L42"},
+		{"https://gitlab.com/o/r", "https://gitlab.com/o/r/-/blob/" + testCommit + "/src/a%23b.ts#L27-42"},
+		{"https://gitlab.example.org/group/sub/r", "https://gitlab.example.org/group/sub/r/-/blob/" + testCommit + "/src/a%23b.ts#L27-42"},
+		{"https://codeberg.org/o/r", "https://codeberg.org/o/r/src/commit/" + testCommit + "/src/a%23b.ts#L27-L42"},
+		{"https://gitea.example.org/o/r", "https://gitea.example.org/o/r/src/commit/" + testCommit + "/src/a%23b.ts#L27-L42"},
+	}
+	for _, tt := range tests {
+		c := Citation{Path: "src/a#b.ts", Start: 27, End: 42, Commit: testCommit, WebURL: tt.web, Hash: testHash[:12], ID: "x"}
+		if got := c.Permalink(); got != tt.want {
+			t.Errorf("Permalink at %s:\n got %s\nwant %s", tt.web, got, tt.want)
+		}
+		if got := BlobURL(tt.web, testCommit, c.Path); !strings.HasPrefix(tt.want, got+"#") {
+			t.Errorf("BlobURL at %s = %s, want the permalink's part before #", tt.web, got)
+		}
+		for _, in := range []string{c.Format(), tt.want} {
+			back, err := ParseCitation(in)
+			want := c
+			if in == tt.want {
+				want.Hash, want.ID = "", ""
+			}
+			if err != nil || back != want {
+				t.Errorf("ParseCitation(%q) = %+v, %v; want %+v", in, back, err, want)
+			}
+		}
+	}
+	// A layout on a host that does not use it by name round-trips too.
+	in := "https://git.example.org/o/r/-/blob/" + testCommit + "/a.ts#L1-2"
+	c, err := ParseCitation(in)
+	if err != nil || c.WebURL != "https://git.example.org/o/r" || c.Forge != ForgeGitLab || c.Permalink() != in {
+		t.Errorf("GitLab layout on another host: %+v, %v; permalink %s", c, err, c.Permalink())
+	}
+	if IsWebURL("https://example.org/o/r/blob/x") {
+		t.Error("IsWebURL accepts a web URL holding /blob/, whose permalinks would not parse back")
 	}
 }

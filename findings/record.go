@@ -30,9 +30,12 @@ const ReviewMissing = "facts not reviewed yet"
 
 // Document is the content of findings.json: one commit's records.
 type Document struct {
-	Schema   string    `json:"schema"`
-	Source   Source    `json:"source"`
-	Findings []*Record `json:"findings"`
+	Schema string `json:"schema"`
+	// Keyfindings names the build and catalog that wrote the document;
+	// nil in documents written before it was recorded.
+	Keyfindings *Tool     `json:"keyfindings,omitempty"`
+	Source      Source    `json:"source"`
+	Findings    []*Record `json:"findings"`
 }
 
 // Source describes the commit the records were read from.

@@ -159,7 +159,8 @@ func (r *renderer) funcs(html bool) map[string]any {
 			if web == "" || r.doc.Source.Commit == nil {
 				return ""
 			}
-			return fmt.Sprintf("%s/blob/%s/%s#L%d-L%d", web, *r.doc.Source.Commit, c.Path, c.Lines.Start, c.Lines.End)
+			cite := findings.Citation{Path: c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: *r.doc.Source.Commit, WebURL: web}
+			return cite.Permalink()
 		},
 		// commit is the full commit the records were read at; "" for a
 		// plain directory.

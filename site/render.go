@@ -260,7 +260,7 @@ func newSourceView(s findings.Source) sourceView {
 		if web := webBase(s.Repo); web != "" {
 			v.CommitURL = web + "/commit/" + v.Commit
 			if s.License != nil {
-				v.LicenseURL = web + "/blob/" + v.Commit + "/" + s.License.Path
+				v.LicenseURL = findings.BlobURL(web, v.Commit, s.License.Path)
 			}
 		}
 	}

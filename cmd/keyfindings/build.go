@@ -96,7 +96,7 @@ func (s *sourceFlags) extractCache() string {
 // open opens the source the flags name.
 func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*extract.Opened, error) {
 	if s.webURL != "" && !findings.IsWebURL(s.webURL) {
-		return nil, usagef("--web-url %q is not an http(s) URL; give the repository's web address, such as https://github.com/anomalyco/opencode", s.webURL)
+		return nil, usagef("--web-url %q is not an http(s) URL of a repository (a host, and no query, fragment or /blob/ part); give its web address, such as https://github.com/anomalyco/opencode", s.webURL)
 	}
 	opts := extract.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin(), Timeout: s.timeout}
 	if !s.quiet {
@@ -115,7 +115,22 @@ func extractAt(o *extract.Opened, x *extract.Extractor, ref string) (*extract.Re
 	if o.Kind == extract.KindDir {
 		web = ""
 	}
-	return x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
+	res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
+	if err == nil && o.Kind == extract.KindDir && noneFound(res.Document) {
+		return nil, fmt.Errorf("--repo %s holds none of opencode's sources (0 of %d findings located); point --repo at an opencode checkout or clone", o.Dir, len(res.Document.Findings))
+	}
+	return res, err
+}
+
+// noneFound reports whether no finding of doc matched anywhere: every
+// record is missing.
+func noneFound(doc *findings.Document) bool {
+	for _, r := range doc.Findings {
+		if r.Status != findings.StatusMissing {
+			return false
+		}
+	}
+	return len(doc.Findings) > 0
 }
 
 // extractOne loads the catalog, opens the source and extracts the ref the
@@ -181,14 +196,14 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, deref(r.Problem))
 			}
 		}
-		fmt.Fprintf(stderr, "keyfindings build: %d of %d findings located; --strict: nothing written, %s left as it was\n", located, total, *out)
+		fmt.Fprintf(stderr, "keyfindings build: %d of %d findings located %s; --strict: nothing written, %s left as it was\n", located, total, readLabel(res.Document), *out)
 		return errFailed
 	}
 	if err := site.WriteDir(*out, files, *force); err != nil {
 		return err
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located; wrote %s\n", located, total, *out)
+		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located %s; wrote %s\n", located, total, readLabel(res.Document), *out)
 	}
 	return nil
 }
@@ -244,6 +259,15 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", d.ID, d.Page, d.Title, d.Path)
 	}
 	return nil
+}
+
+// readLabel names the commit a document was read at, for summary lines:
+// "at v1.18.3 (127bdb3)", or "in the plain directory".
+func readLabel(doc *findings.Document) string {
+	if doc.Source.Commit == nil {
+		return "in the plain directory"
+	}
+	return "at " + findings.SourceLabel(doc.Source)
 }
 
 func deref(s *string) string {

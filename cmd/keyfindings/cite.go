@@ -10,7 +10,7 @@ import (
 
 func runCite(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cite", stderr)
-	fs.Usage = commandUsage(fs, "keyfindings cite [flags] ID", "Prints the citation of finding ID at --ref: [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…")
+	fs.Usage = commandUsage(fs, "keyfindings cite [flags] ID", "Prints the citation of finding ID at --ref (default: the pin's tag when the repository holds it, else HEAD): [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>… · ID")
 	var src sourceFlags
 	src.register(fs)
 	format := fs.String("format", "md", "output format: md (the citation line), url (the permalink) or json (the record)")
@@ -39,6 +39,12 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 	c, err := findings.CiteRecord(doc, r)
 	if err != nil {
 		return fmt.Errorf("%v (at %s)", err, findings.SourceLabel(doc.Source))
+	}
+	if r.Review != nil {
+		fmt.Fprintf(stderr, "keyfindings cite: warning: %s is flagged for review %s (%s); re-read its claim before relying on it, then `keyfindings review --accept`\n", id, readLabel(doc), oneLine(*r.Review))
+	}
+	if !src.quiet {
+		fmt.Fprintf(stderr, "keyfindings: cited %s %s\n", id, readLabel(doc))
 	}
 	switch *format {
 	case "md":

@@ -33,7 +33,7 @@ func TestCite(t *testing.T) {
 	}
 
 	out, stderr, code := cite("registry-order", "--ref", "v0.1.0")
-	want := "[src/tool/registry.ts L3–5 @" + c1[:7] + "](" + permalink + ") · SHA-256 " + hash[:12] + "…\n"
+	want := "[src/tool/registry.ts L3–5 @" + c1[:7] + "](" + permalink + ") · SHA-256 " + hash[:12] + "… · registry-order\n"
 	if code != 0 || out != want {
 		t.Errorf("cite md: exit %d %s\n got %q\nwant %q", code, stderr, out, want)
 	}
@@ -78,7 +78,7 @@ func TestCitePlainDir(t *testing.T) {
 	dir := filepath.Join(fixtureDir, "history/1")
 	hash := linesHash(t, filepath.Join(dir, "src/tool/registry.ts"), 3, 5)
 	out, stderr, code := kf("cite", "--repo", dir, "--defs", fixtureDefs, "registry-order")
-	if want := "`src/tool/registry.ts` L3–5 · SHA-256 " + hash[:12] + "…\n"; code != 0 || out != want {
+	if want := "`src/tool/registry.ts` L3–5 · SHA-256 " + hash[:12] + "… · registry-order\n"; code != 0 || out != want {
 		t.Errorf("exit %d %s\n got %q\nwant %q", code, stderr, out, want)
 	}
 	_, stderr, code = kf("cite", "--repo", dir, "--defs", fixtureDefs, "registry-order", "--format", "url")

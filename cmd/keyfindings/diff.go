@@ -43,6 +43,9 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	d := findings.Compare(docs[0], docs[1])
+	if !src.quiet {
+		fmt.Fprintf(stderr, "keyfindings: compared %s with %s\n", findings.SourceLabel(docs[0].Source), findings.SourceLabel(docs[1].Source))
+	}
 	switch *format {
 	case "text":
 		err = d.WriteText(stdout, opts)

@@ -9,7 +9,7 @@ import (
 )
 
 // TestHelpListsOnlyUsedFlags checks each command's -h against the flags
-// it uses: a flag that is accepted and ignored (verify --defs, diff --ref,
+// it uses: a flag that is accepted and ignored (diff --ref,
 // review --web-url) misleads.
 func TestHelpListsOnlyUsedFlags(t *testing.T) {
 	source := []string{"cache", "quiet", "repo", "timeout"}
@@ -19,7 +19,7 @@ func TestHelpListsOnlyUsedFlags(t *testing.T) {
 		"list":     {"defs"},
 		"diff":     append([]string{"changed", "defs", "exit-code", "format", "web-url"}, source...),
 		"cite":     append([]string{"defs", "format", "ref", "web-url"}, source...),
-		"verify":   append([]string{"ref", "web-url"}, source...),
+		"verify":   append([]string{"defs", "ref", "web-url"}, source...),
 		"serve":    {"addr", "out"},
 		"review":   append([]string{"accept", "defs", "ref"}, source...),
 	}
@@ -40,7 +40,6 @@ func TestHelpListsOnlyUsedFlags(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"verify", "--defs", "d", "x.json"},
 		{"diff", "--ref", "v1", "a", "b"},
 		{"review", "--web-url", "https://example.com"},
 	} {

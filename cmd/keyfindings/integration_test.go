@@ -151,3 +151,23 @@ func TestRealHistoryReleases(t *testing.T) {
 		}
 	}
 }
+
+// TestRealHistoryDefaultsToPin: a copy of the real history whose HEAD is
+// not the pinned release is read at the pin's tag when no --ref is given,
+// and a citation from an older release is re-located by its id there.
+func TestRealHistoryDefaultsToPin(t *testing.T) {
+	repo := realRepo(t)
+	pin := findings.DefaultPin()
+	out, stderr, code := kf("cite", "system-prompt-routing", "--repo", repo)
+	if code != 0 || !strings.Contains(out, "@"+pin.Commit[:7]+"](") || !strings.Contains(stderr, "at "+pin.Ref+" ("+pin.Commit[:7]+")") {
+		t.Fatalf("cite without --ref: exit %d\n%s%s", code, out, stderr)
+	}
+	old, _, code := kf("cite", "system-prompt-routing", "--repo", repo, "--ref", "v1.17.0", "--quiet")
+	if code != 0 {
+		t.Fatal("cite at v1.17.0 failed")
+	}
+	out, _, _ = kf("verify", "--repo", repo, "--ref", pin.Ref, "--quiet", strings.TrimSpace(old))
+	if !strings.Contains(out, " → ") || !strings.Contains(out, "@"+pin.Commit[:7]) || !strings.HasSuffix(out, "\n") {
+		t.Errorf("verify of a v1.17.0 citation at %s: %s", pin.Ref, out)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/keyfindings/keyfindings/findings"
 )
 
 // usageError marks a mistake in the command line (exit status 2).
@@ -40,6 +42,7 @@ func commands() []command {
 		{"verify", "check citations (or a findings.json) against the source", runVerify},
 		{"serve", "serve a built site on a local address for a look", runServe},
 		{"review", "list records whose facts differ from the reviewed ones; --accept records them", runReview},
+		{"version", "print the keyfindings version (also: keyfindings --version)", runVersion},
 	}
 }
 
@@ -48,6 +51,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -78,6 +84,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "keyfindings: unknown command %q; run `keyfindings help` for the list\n", args[0])
 	return 2
+}
+
+// runVersion prints the version that findings.json records as
+// keyfindings.version.
+func runVersion(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("version", stderr)
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected argument %q (version takes no arguments)", rest[0])
+	}
+	fmt.Fprintf(stdout, "keyfindings %s\n", findings.Version)
+	return nil
 }
 
 func usage(w io.Writer) {

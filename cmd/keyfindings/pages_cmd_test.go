@@ -43,7 +43,7 @@ func TestReleasesSummaryOne(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("releases: exit %d: %s", code, stderr)
 	}
-	if want := "keyfindings: 1 release, " + tag + " to " + tag; !strings.Contains(stderr, want) {
+	if want := "keyfindings: 1 release, " + tag + " ("; !strings.Contains(stderr, want) {
 		t.Errorf("stderr %q lacks %q", stderr, want)
 	}
 }

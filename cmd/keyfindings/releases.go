@@ -109,6 +109,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 
 	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL}
 	reused := 0
+	var firstCommit, lastCommit string
 	// Git reads stay on one goroutine (go-git repositories are not safe
 	// for concurrent use); one Extractor serves every release, so a blob
 	// that several releases share is parsed once.
@@ -117,10 +118,14 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out)
 		}
 		start := time.Now()
-		how, err := putRelease(dir, o, x, key, t.Name)
+		how, commit, err := putRelease(dir, o, x, key, t.Name)
 		if err != nil {
 			return fmt.Errorf("release %s: %w", t.Name, err)
 		}
+		if i == 0 {
+			firstCommit = commit
+		}
+		lastCommit = commit
 		if how == "reused" {
 			reused++
 		}
@@ -143,8 +148,8 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %s, %s to %s (%d extracted, %d reused); wrote %s\n",
-			site.Count(len(chosen), "release"), chosen[0].Name, chosen[len(chosen)-1].Name, len(chosen)-reused, reused, *out)
+		fmt.Fprintf(stderr, "keyfindings: %s, %s (%s) to %s (%s) (%d extracted, %d reused); wrote %s\n",
+			site.Count(len(chosen), "release"), chosen[0].Name, shortCommit(firstCommit), chosen[len(chosen)-1].Name, shortCommit(lastCommit), len(chosen)-reused, reused, *out)
 		if !*prune && len(others) > 0 {
 			fmt.Fprintf(stderr, "keyfindings: kept %s outside the range: %s (--prune removes them)\n", site.Count(len(others), "release"), strings.Join(others, " "))
 		}
@@ -154,24 +159,32 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 
 // putRelease writes the release tag into dir: reused from dir when it was
 // built there from the same commit with key, else extracted. It returns
-// how, for the progress line.
-func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag string) (string, error) {
+// how, for the progress line, and the commit the tag names.
+func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
 	at, err := o.At(tag)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	rel, why := dir.Reuse(key, tag, at.Commit)
-	how := "reused"
+	how = "reused"
 	if rel == nil {
 		onExtract(tag)
 		res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		rel = &site.Release{Tag: tag, Document: res.Document, License: res.License}
 		how = "extracted (" + why + ")"
 	}
-	return how, dir.Put(*rel, at.Commit, key)
+	return how, at.Commit, dir.Put(*rel, at.Commit, key)
+}
+
+// shortCommit is the 7-digit form of a commit id, for summary lines.
+func shortCommit(c string) string {
+	if len(c) > 7 {
+		return c[:7]
+	}
+	return c
 }
 
 // outside returns the tags that are not among chosen, in their order.

@@ -44,6 +44,9 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	flags := findings.Reviews(cat, res.Document)
+	if !src.quiet {
+		fmt.Fprintf(stderr, "keyfindings: %d record(s) flagged for review %s\n", len(flags), readLabel(res.Document))
+	}
 	for _, f := range flags {
 		fmt.Fprintf(stdout, "%s\t%s\n", f.ID, f.Review)
 		for _, l := range findings.FactLines(f.Changes) {

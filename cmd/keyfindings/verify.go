@@ -28,6 +28,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	src.registerRef(fs)
 	src.registerSource(fs)
 	src.registerWebURL(fs) // the new citation of a moved one
+	src.registerDefs(fs)   // the catalog that re-locates a citation by its id
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -55,39 +56,66 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	failed := false
-	for _, it := range items {
-		if it.err != nil {
-			fmt.Fprintf(stdout, "error %s: %s\n", it.text, oneLine(it.err.Error()))
-			failed = true
-			continue
+	if src.ref != "" {
+		// A citation that names its finding is re-located by the
+		// finding's definition when its bytes are gone.
+		_, x, err := src.catalog()
+		if err != nil {
+			return err
 		}
-		vd := v.Verify(it.citation, it.excerpt)
-		old := it.citation.Short().Format()
-		switch vd.Status {
-		case extract.VerifyOK:
-			shown := old
-			if vd.New != nil && it.citation.Hash == "" {
-				// A bare permalink: show the full citation it stands for.
-				shown = vd.New.Short().Format()
-			}
-			fmt.Fprintf(stdout, "ok  %s\n", shown)
-		case extract.VerifyMoved:
-			line := fmt.Sprintf("moved %s → %s", old, vd.New.Short().Format())
-			if vd.Reason != "" {
-				line += " (" + vd.Reason + ")"
-			}
-			fmt.Fprintln(stdout, line)
-			failed = true
-		default:
-			fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, oneLine(vd.Reason))
-			failed = true
-		}
+		v.RelocateWith(x)
 	}
-	if failed {
+	counts := map[string]int{}
+	for _, it := range items {
+		status := verifyOne(stdout, v, it)
+		counts[status]++
+	}
+	fmt.Fprintln(stdout, verifySummary(counts))
+	if !src.quiet {
+		fmt.Fprintf(stderr, "keyfindings: verified %d citation(s) %s\n", len(items), v.Label())
+	}
+	if counts[extract.VerifyOK] != len(items) {
 		return errFailed
 	}
 	return nil
+}
+
+// verifyOne checks one item, prints its line and returns its status.
+func verifyOne(stdout io.Writer, v *extract.Verifier, it verifyItem) string {
+	if it.err != nil {
+		fmt.Fprintf(stdout, "error %s: %s\n", it.text, oneLine(it.err.Error()))
+		return extract.VerifyError
+	}
+	vd := v.Verify(it.citation, it.excerpt)
+	old := it.citation.Short().Format()
+	switch {
+	case vd.Status == extract.VerifyOK:
+		fmt.Fprintf(stdout, "ok  %s\n", old)
+	case vd.Status == extract.VerifyMoved:
+		line := fmt.Sprintf("moved %s → %s", old, vd.New.Short().Format())
+		if vd.Reason != "" {
+			line += " (" + vd.Reason + ")"
+		}
+		fmt.Fprintln(stdout, line)
+	case vd.Status == extract.VerifyChanged && vd.New != nil:
+		fmt.Fprintf(stdout, "changed %s → %s: %s\n", old, vd.New.Short().Format(), oneLine(vd.Reason))
+	case vd.Status == extract.VerifyError && vd.New != nil:
+		// No hash to check: the lines as they are, for the user to check.
+		fmt.Fprintf(stdout, "error %s: %s; the lines are %s\n", old, oneLine(vd.Reason), vd.New.Short().Format())
+	default:
+		fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, oneLine(vd.Reason))
+	}
+	return vd.Status
+}
+
+// verifySummary is verify's last line: "N ok, M moved, K changed", and
+// ", E errors" when there are any.
+func verifySummary(counts map[string]int) string {
+	s := fmt.Sprintf("%d ok, %d moved, %d changed", counts[extract.VerifyOK], counts[extract.VerifyMoved], counts[extract.VerifyChanged])
+	if n := counts[extract.VerifyError]; n > 0 {
+		s += fmt.Sprintf(", %d error(s)", n)
+	}
+	return s
 }
 
 // verifyInputs turns one argument into citations: a findings.json (each

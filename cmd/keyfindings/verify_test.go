@@ -29,7 +29,7 @@ func TestCiteVerifyRoundTrip(t *testing.T) {
 		for _, id := range []string{"system-header", "output-limit", "registry-order", "tool-ids-bash"} {
 			c := f.cite(t, id, ref)
 			out, stderr, code := f.verify(c)
-			if code != 0 || out != "ok  "+c+"\n" {
+			if code != 0 || out != "ok  "+c+"\n1 ok, 0 moved, 0 changed\n" {
 				t.Errorf("verify %s at %s: exit %d %s\n%s", id, ref, code, stderr, out)
 			}
 		}
@@ -70,11 +70,11 @@ func TestVerifyStale(t *testing.T) {
 		want string
 		code int
 	}{
-		{"same commit", registry, "v0.1.0", "ok  " + registry, 0},
+		{"same commit", registry, "v0.1.0", "ok  " + registry + "\n1 ok, 0 moved, 0 changed", 0},
 		{"other lines", registry, "v0.2.0",
-			"moved " + registry + " → [src/tool/registry.ts L5–7 @" + f.commits[1][:7] + "](" + fixtureWeb + "/blob/" + f.commits[1] + "/src/tool/registry.ts#L5-L7) · SHA-256 " + hash, 1},
+			"moved " + registry + " → [src/tool/registry.ts L5–7 @" + f.commits[1][:7] + "](" + fixtureWeb + "/blob/" + f.commits[1] + "/src/tool/registry.ts#L5-L7) · SHA-256 " + hash + "\n0 ok, 1 moved, 0 changed", 1},
 		{"other file", registry, "v0.3.0",
-			"moved " + registry + " → [src/tool/builtin/registry.ts L5–7 @" + f.commits[2][:7] + "](" + fixtureWeb + "/blob/" + f.commits[2] + "/src/tool/builtin/registry.ts#L5-L7) · SHA-256 " + hash, 1},
+			"moved " + registry + " → [src/tool/builtin/registry.ts L5–7 @" + f.commits[2][:7] + "](" + fixtureWeb + "/blob/" + f.commits[2] + "/src/tool/builtin/registry.ts#L5-L7) · SHA-256 " + hash + "\n0 ok, 1 moved, 0 changed", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestVerifyStale(t *testing.T) {
 	}
 	// The new citation verifies as ok where it points.
 	out, _, _ := f.verify("--ref", "v0.2.0", registry)
-	moved := strings.TrimSuffix(out[strings.Index(out, "→ ")+len("→ "):], "\n")
+	moved, _, _ := strings.Cut(out[strings.Index(out, "→ ")+len("→ "):], "\n")
 	if out, _, code := f.verify(moved); code != 0 {
 		t.Errorf("the moved citation does not verify: %s", out)
 	}
@@ -115,14 +115,21 @@ func TestVerifyInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, stderr, code := f.verify(md)
-	if code != 0 || out != "ok  "+c1+"\nok  "+c2+"\n" {
+	if code != 0 || out != "ok  "+c1+"\nok  "+c2+"\n2 ok, 0 moved, 0 changed\n" {
 		t.Errorf("markdown file: exit %d %s\n%s", code, stderr, out)
 	}
 
 	permalink := c1[strings.Index(c1, "](")+2 : strings.Index(c1, ") · ")]
 	out, _, code = f.verify(permalink)
-	if code != 0 || out != "ok  "+c1+"\n" {
+	// A permalink carries no hash: it is never ok (nothing says which
+	// bytes it meant), and the lines it names are shown with theirs.
+	noID := strings.TrimSuffix(c1, " · registry-order")
+	bare := noID[:strings.Index(noID, " · ")]
+	if code != 1 || out != "error "+bare+": the citation has no SHA-256 to check the lines against; the lines are "+noID+"\n0 ok, 0 moved, 0 changed, 1 error(s)\n" {
 		t.Errorf("bare permalink: exit %d\n%s", code, out)
+	}
+	if out, _, code := f.verify(bare); code != 1 || !strings.HasPrefix(out, "error "+bare+": the citation has no SHA-256") {
+		t.Errorf("citation without its hash: exit %d\n%s", code, out)
 	}
 
 	build := filepath.Join(tmp, "site")
@@ -137,7 +144,7 @@ func TestVerifyInputs(t *testing.T) {
 	// The site's own findings.md carries each located record's citation
 	// in the cite format, so a reviewer can verify what they pasted.
 	out, stderr, code = f.verify(filepath.Join(build, "findings.md"))
-	if code != 0 || strings.Count(out, "ok  ") != 6 || strings.Count(out, "\n") != 6 {
+	if code != 0 || strings.Count(out, "ok  ") != 6 || strings.Count(out, "\n") != 7 {
 		t.Errorf("findings.md: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
 	}
 	out, _, code = f.verify("--ref", "v0.2.0", doc)
@@ -185,7 +192,7 @@ func TestVerifyInputs(t *testing.T) {
 	unknown := strings.ReplaceAll(c1, f.commits[0], strings.Repeat("ab", 20))
 	unknown = strings.Replace(unknown, "@"+f.commits[0][:7], "@abababa", 1)
 	out, _, code = f.verify(unknown)
-	if code != 1 || out != "error "+unknown+": commit abababa is not in this repository; fetch it, or point --repo at a clone that has it\n" {
+	if code != 1 || out != "error "+unknown+": commit abababa is not in this repository; fetch it, or point --repo at a clone that has it\n0 ok, 0 moved, 0 changed, 1 error(s)\n" {
 		t.Errorf("unknown commit: exit %d\n%s", code, out)
 	}
 
@@ -217,7 +224,7 @@ func TestVerifyPlainDir(t *testing.T) {
 	dir := filepath.Join(fixtureDir, "history/1")
 	out, _, _ := kf("cite", "--repo", dir, "--defs", fixtureDefs, "registry-order")
 	c := strings.TrimSuffix(out, "\n")
-	if out, stderr, code := kf("verify", "--repo", dir, c); code != 0 || out != "ok  "+c+"\n" {
+	if out, stderr, code := kf("verify", "--repo", dir, c); code != 0 || out != "ok  "+c+"\n1 ok, 0 moved, 0 changed\n" {
 		t.Errorf("plain dir: exit %d %s\n%s", code, stderr, out)
 	}
 	if out, _, code := kf("verify", "--repo", filepath.Join(fixtureDir, "history/2"), c); code != 1 || !strings.HasPrefix(out, "changed ") {
@@ -227,5 +234,30 @@ func TestVerifyPlainDir(t *testing.T) {
 	want := "moved " + c + " → [src/tool/registry.ts L5–7 @" + f.commits[1][:7] + "]"
 	if code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("plain-dir citation against a ref: exit %d %s\n got %s\nwant %s…", code, stderr, out, want)
+	}
+}
+
+// TestVerifyRelocatesByID: with --ref, a citation that names its finding
+// and whose bytes are gone is re-located by the finding's definition and
+// given its new citation; one without the id (the older format) can only
+// be reported changed.
+func TestVerifyRelocatesByID(t *testing.T) {
+	f := newFixture(t)
+	limit := f.cite(t, "output-limit", "v0.1.0")
+	now := f.cite(t, "output-limit", "v0.2.0")
+	out, stderr, code := f.verify("--defs", fixtureDefs, "--ref", "v0.2.0", limit)
+	want := "changed " + limit + " → " + now + ": finding output-limit is at v0.2.0 with other bytes (the cited lines are not in src/tool/truncate.ts or any other .ts/.tsx/.txt file at v0.2.0)\n0 ok, 0 moved, 1 changed\n"
+	if code != 1 || out != want {
+		t.Errorf("exit %d %s\n got %s\nwant %s", code, stderr, out, want)
+	}
+	old := strings.TrimSuffix(limit, " · output-limit")
+	out, _, code = f.verify("--defs", fixtureDefs, "--ref", "v0.2.0", old)
+	if code != 1 || strings.Contains(out, "→") || !strings.HasPrefix(out, "changed "+old+": the cited lines are not in") {
+		t.Errorf("citation without an id: exit %d\n%s", code, out)
+	}
+	legacy := f.cite(t, "legacy-hook", "v0.1.0")
+	out, _, code = f.verify("--defs", fixtureDefs, "--ref", "v0.2.0", legacy)
+	if code != 1 || !strings.Contains(out, "; finding legacy-hook is missing at v0.2.0: file not found") {
+		t.Errorf("finding gone at the ref: exit %d\n%s", code, out)
 	}
 }
