@@ -33,7 +33,9 @@ type Flag struct {
 // cat was reviewed against, and returns the records that need review, in
 // record order (ids that are gone follow their definition's records).
 // Definitions with no located record are left out: locating them is the
-// problem there, not their facts.
+// problem there, not their facts. For a definition with shapes, records
+// are compared with the reviewed facts of their own shape (ReviewKey),
+// and only the shapes located in doc can have ids that are gone.
 func Reviews(cat *Catalog, doc *Document) []Flag {
 	var flags []Flag
 	byDef := map[string][]*Record{}
@@ -53,9 +55,12 @@ func Reviews(cat *Catalog, doc *Document) []Flag {
 			continue
 		}
 		seen := map[string]bool{}
+		shapes := map[string]bool{}
 		for _, r := range byDef[defID] {
-			seen[r.ID] = true
-			reviewed, ok := d.Reviewed[r.ID]
+			key := ReviewKey(r.Shape, r.ID)
+			seen[key] = true
+			shapes[r.Shape] = true
+			reviewed, ok := d.Reviewed[key]
 			switch {
 			case !ok:
 				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewMissing, Changes: factChanges(nil, r.Facts)})
@@ -63,9 +68,13 @@ func Reviews(cat *Catalog, doc *Document) []Flag {
 				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: ReviewNeeded, Changes: factChanges(reviewed, r.Facts)})
 			}
 		}
-		for _, id := range sortedIDs(d.Reviewed) {
-			if !seen[id] {
-				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: factChanges(d.Reviewed[id], nil)})
+		for _, key := range sortedIDs(d.Reviewed) {
+			if !seen[key] && shapes[reviewShape(key)] {
+				_, id, ok := strings.Cut(key, "/")
+				if !ok {
+					id = key
+				}
+				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: factChanges(d.Reviewed[key], nil)})
 			}
 		}
 	}
@@ -83,10 +92,14 @@ func sortedIDs(m map[string]Facts) []string {
 
 // Accepted returns, for every definition of cat that located at least one
 // record in doc, the reviewed section those records call for: each located
-// record's id mapped to its facts. Definitions whose section would not
-// change are left out, so accepting twice changes nothing.
+// record's key (ReviewKey) mapped to its facts. For a definition with
+// shapes, the entries of its other shapes (those doc located nothing
+// with) are kept: a build at one commit reviews one era. Definitions whose
+// section would not change are left out, so accepting twice changes
+// nothing.
 func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
 	out := map[*Definition]map[string]Facts{}
+	located := map[*Definition]map[string]bool{}
 	for _, r := range doc.Findings {
 		if !r.Located() {
 			continue
@@ -97,15 +110,32 @@ func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
 		}
 		if out[d] == nil {
 			out[d] = map[string]Facts{}
+			located[d] = map[string]bool{}
 		}
-		out[d][r.ID] = Normalize(r.Facts)
+		out[d][ReviewKey(r.Shape, r.ID)] = Normalize(r.Facts)
+		located[d][r.Shape] = true
 	}
 	for d, reviewed := range out {
+		for key, facts := range d.Reviewed {
+			if shape := reviewShape(key); d.hasShape(shape) && !located[d][shape] {
+				reviewed[key] = facts
+			}
+		}
 		if sameReviewed(d.Reviewed, reviewed) {
 			delete(out, d)
 		}
 	}
 	return out
+}
+
+// hasShape reports whether the definition has a shape of that name.
+func (d *Definition) hasShape(name string) bool {
+	for _, s := range d.Shapes {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func sameReviewed(a, b map[string]Facts) bool {
