@@ -81,6 +81,8 @@ type Extractor struct {
 	parses  *parseCache
 	results *resultCache
 	anchors *anchorCache
+	// lineage remembers the ancestry of the commits asked about.
+	lineage *lineage
 	// src serialises every call into a snapshot (see run).
 	src sync.Mutex
 	// cpu bounds the definitions being located at once, over all calls.
@@ -109,7 +111,7 @@ type CompileOptions struct {
 // CompileWith is Compile with options.
 func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error) {
 	n := workers()
-	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), cpu: make(chan struct{}, n), workers: n}
+	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), lineage: newLineage(), cpu: make(chan struct{}, n), workers: n}
 	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
@@ -321,6 +323,7 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	// What a definition's paths hold keys its cached records; the
 	// definitions whose files are all absent share one tree search.
 	keys := make([]string, len(x.defs))
+	outsides := make([]*outside, len(x.defs))
 	var moved []*compiledShape
 	for i, cd := range x.defs {
 		key, search, err := resultKey(cd, r)
@@ -329,6 +332,9 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 		}
 		keys[i] = key
 		moved = append(moved, search...)
+		if outsides[i], err = x.rangeAt(snap, cd.def); err != nil {
+			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
+		}
 	}
 	if len(moved) > 0 {
 		if err := r.scan(moved); err != nil {
@@ -343,6 +349,11 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	for i, cd := range x.defs {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, errs[i])
+		}
+		if outsides[i] != nil {
+			// After the cache: the records depend on the files, the
+			// range on the commit.
+			outsides[i].apply(recs[i])
 		}
 		doc.Findings = append(doc.Findings, recs[i]...)
 	}
