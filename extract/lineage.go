@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -18,28 +19,13 @@ import (
 // of a history under it.
 type History interface {
 	// TagCommit returns the commit a tag names (annotated tags peeled),
-	// "" when the repository has no such tag.
+	// "" when the repository has no such tag or lacks its commit.
 	TagCommit(tag string) (string, error)
-	// Parents returns a commit's parents, ErrNotFound when the commit is
-	// not in this copy of the repository (beyond a shallow fetch).
-	Parents(commit string) ([]string, error)
+	// Parents returns a commit's parents and its committer time,
+	// ErrNotFound when the commit is not in this copy of the repository
+	// (beyond a shallow fetch).
+	Parents(commit string) ([]string, time.Time, error)
 }
-
-// Ancestry is how a commit stands to a tagged commit.
-type Ancestry int
-
-const (
-	// AncestryUnknown: the history cannot tell (a plain directory, a tag
-	// the repository lacks, a commit that shares no history with the
-	// tag, or history missing from a shallow copy).
-	AncestryUnknown Ancestry = iota
-	// Descends: the commit is the tagged commit or descends from it.
-	Descends
-	// NotDescends: the commit shares history with the tagged commit but
-	// does not descend from it (it is older, or on a branch that left
-	// before the tag).
-	NotDescends
-)
 
 // gitHistory is the History of a go-git repository.
 type gitHistory struct {
@@ -61,26 +47,58 @@ func (h gitHistory) TagCommit(tag string) (string, error) {
 	return c.Hash.String(), nil
 }
 
-func (h gitHistory) Parents(commit string) ([]string, error) {
+func (h gitHistory) Parents(commit string) ([]string, time.Time, error) {
 	c, err := h.repo.CommitObject(plumbing.NewHash(commit))
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, ErrNotFound
+			return nil, time.Time{}, ErrNotFound
 		}
-		return nil, fmt.Errorf("read commit %s: %w", commit, err)
+		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", commit, err)
 	}
 	out := make([]string, len(c.ParentHashes))
 	for i, p := range c.ParentHashes {
 		out[i] = p.String()
 	}
-	return out, nil
+	return out, c.Committer.When, nil
 }
 
-// lineage answers ancestry questions for an Extractor, remembering what
-// it learnt per history: each commit's parents are read once, and for
-// each tagged commit asked about, every commit visited keeps its answer,
-// so the releases of a whole history cost one walk per tag named in the
-// catalog, not one per release.
+// lineage answers, for an Extractor, whether a commit is at or after a
+// release tag, or before it, and remembers what it learnt per history:
+// each commit is read once; per target commit, its ancestors found so far
+// and the answers given.
+//
+// Releases are not always on the line that later commits descend from:
+// since v1.14 opencode tags a release commit (version bumps only) made
+// on top of a development commit and never merged back, so v1.18.3 does
+// not descend from v1.18.2. Of the 982 release tags up to v1.18.3, 857
+// are its ancestors and 94 are one such commit off its history. So, for
+// a commit C and a tag's commit T:
+//
+//   - C is at or after T when C is T or descends from it; C is before T
+//     when C is a proper ancestor of T;
+//   - else, when T is one commit off C's line (C descends from every
+//     parent of T) C is at or after T, and when C is one commit off T's
+//     line (every parent of C is a proper ancestor of T) C is before T;
+//     when both hold (C and T are siblings) ancestry does not tell;
+//   - otherwise (lines that part by more than one commit, a commit that
+//     shares no history with T, history missing from a shallow copy)
+//     ancestry does not tell.
+//
+// The second rule takes a tagged commit off the line to hold what its
+// parents hold, as opencode's release commits do. One consequence: the
+// development commit a release commit was cut from is a proper ancestor
+// of it, so "before" it, although its code is the release's; located
+// there, a finding carries the warning that its range looks wrong.
+//
+// Does C descend from target X? C's history is walked newest first, and
+// X's alongside it down to the same commit time: a commit X's walk has
+// reached is a proper ancestor of X, so cannot lead to X, and is not
+// expanded. The walk covers roughly the commits between C and X, not the
+// whole history, and X's walk resumes where it stopped for the next
+// question. Commit times only order the work: with skewed clocks an
+// answer can cost more, or be "does not tell", but is never wrong
+// (descends needs X reached; a proper ancestor needs X's walk to reach
+// it).
 type lineage struct {
 	mu     sync.Mutex
 	graphs map[History]*graph
@@ -88,180 +106,293 @@ type lineage struct {
 
 // graph is what is known of one history.
 type graph struct {
-	h       History
-	parents map[string][]string
-	// gone marks commits missing from the copy.
-	gone  map[string]bool
+	h     History
+	nodes map[string]*node
 	tags  map[string]string
-	walks map[string]*tagWalk
+	walks map[string]*targetWalk
 }
 
-// Bits of what a commit's ancestry holds, relative to one tagged commit.
-const (
-	reachesTag     uint8 = 1 << iota // the tagged commit is among its ancestors (or is it)
-	sharesHistory                    // some ancestor is an ancestor of the tagged commit
-	historyMissing                   // some ancestor is missing from the copy
-)
+// node is one commit read; missing when the copy lacks it.
+type node struct {
+	id      string
+	parents []string
+	when    int64
+	missing bool
+}
 
-// tagWalk holds the answers for one tagged commit.
-type tagWalk struct {
+// targetWalk is the walk of one target commit's history, resumable.
+type targetWalk struct {
 	target string
-	// before holds the tagged commit's proper ancestors.
+	// before holds the target's proper ancestors reached so far.
 	before map[string]bool
-	// partial: the tagged commit's own history is incomplete here.
-	partial bool
-	memo    map[string]uint8
+	queue  nodeQueue
+	// descends remembers, per commit asked about, whether it descends
+	// from the target.
+	descends map[string]bool
 }
 
 func newLineage() *lineage { return &lineage{graphs: map[History]*graph{}} }
 
-// relation tells how commit stands to the commit tag names in h. Callers
+// Place is where a commit stands to a release tag.
+type Place int
+
+const (
+	// PlaceUnknown: ancestry does not tell (see lineage).
+	PlaceUnknown Place = iota
+	// AtOrAfter: the commit is the tagged one, or descends from it.
+	AtOrAfter
+	// Before: the commit comes before the tagged one on its line.
+	Before
+)
+
+// place tells where commit stands to the commit tag names in h. Callers
 // hold the Extractor's source lock (it reads the repository).
-func (l *lineage) relation(h History, commit, tag string) (Ancestry, error) {
+func (l *lineage) place(h History, commit, tag string) (Place, error) {
 	if h == nil || commit == "" {
-		return AncestryUnknown, nil
+		return PlaceUnknown, nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g, ok := l.graphs[h]
 	if !ok {
-		g = &graph{h: h, parents: map[string][]string{}, gone: map[string]bool{}, tags: map[string]string{}, walks: map[string]*tagWalk{}}
+		g = &graph{h: h, nodes: map[string]*node{}, tags: map[string]string{}, walks: map[string]*targetWalk{}}
 		l.graphs[h] = g
 	}
 	target, ok := g.tags[tag]
 	if !ok {
 		var err error
 		if target, err = h.TagCommit(tag); err != nil {
-			return AncestryUnknown, err
+			return PlaceUnknown, err
 		}
 		g.tags[tag] = target
 	}
 	if target == "" {
-		return AncestryUnknown, nil
+		return PlaceUnknown, nil
+	}
+	if ok, err := g.descends(commit, target); err != nil || ok {
+		return AtOrAfter, err
 	}
 	w, err := g.walk(target)
 	if err != nil {
-		return AncestryUnknown, err
+		return PlaceUnknown, err
 	}
-	bits, err := g.answer(w, commit)
+	cn, err := g.node(commit)
+	if err != nil || cn.missing {
+		return PlaceUnknown, err
+	}
+	if ok, err := g.reached(w, cn); err != nil || ok {
+		return Before, err
+	}
+	after, err := g.descendsFromParents(commit, target)
 	if err != nil {
-		return AncestryUnknown, err
+		return PlaceUnknown, err
+	}
+	before, err := g.parentsReached(w, cn)
+	if err != nil {
+		return PlaceUnknown, err
 	}
 	switch {
-	case bits&reachesTag != 0:
-		return Descends, nil
-	case bits&historyMissing != 0 || w.partial:
-		return AncestryUnknown, nil
-	case bits&sharesHistory != 0:
-		return NotDescends, nil
+	case after && !before:
+		return AtOrAfter, nil
+	case before && !after:
+		return Before, nil
 	}
-	return AncestryUnknown, nil
+	return PlaceUnknown, nil
 }
 
-// parentsOf returns a commit's parents, read once; ok is false when the
-// commit is missing from the copy.
-func (g *graph) parentsOf(c string) ([]string, bool, error) {
-	if ps, ok := g.parents[c]; ok {
-		return ps, true, nil
+// descendsFromParents: c descends from every parent of t.
+func (g *graph) descendsFromParents(c, t string) (bool, error) {
+	tn, err := g.node(t)
+	if err != nil || tn.missing || len(tn.parents) == 0 {
+		return false, err
 	}
-	if g.gone[c] {
-		return nil, false, nil
+	for _, p := range tn.parents {
+		if ok, err := g.descends(c, p); err != nil || !ok {
+			return false, err
+		}
 	}
-	ps, err := g.h.Parents(c)
-	if errors.Is(err, ErrNotFound) {
-		g.gone[c] = true
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	g.parents[c] = ps
-	return ps, true, nil
+	return true, nil
 }
 
-// walk returns the tagWalk of target, listing its ancestors on first use.
-func (g *graph) walk(target string) (*tagWalk, error) {
+// parentsReached: every parent of c is a proper ancestor of w's target.
+func (g *graph) parentsReached(w *targetWalk, c *node) (bool, error) {
+	if len(c.parents) == 0 {
+		return false, nil
+	}
+	for _, p := range c.parents {
+		pn, err := g.node(p)
+		if err != nil || pn.missing {
+			return false, err
+		}
+		if ok, err := g.reached(w, pn); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// reached reports whether w's walk, taken down to n's commit time, has
+// found n to be a proper ancestor of its target.
+func (g *graph) reached(w *targetWalk, n *node) (bool, error) {
+	if err := g.advance(w, n.when); err != nil {
+		return false, err
+	}
+	return w.before[n.id], nil
+}
+
+// walk returns the walk of target's history, starting it on first use.
+func (g *graph) walk(target string) (*targetWalk, error) {
 	if w, ok := g.walks[target]; ok {
 		return w, nil
 	}
-	w := &tagWalk{target: target, before: map[string]bool{}, memo: map[string]uint8{}}
-	stack := []string{target}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		ps, ok, err := g.parentsOf(c)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			w.partial = true
-			continue
-		}
-		for _, p := range ps {
-			if !w.before[p] {
-				w.before[p] = true
-				stack = append(stack, p)
-			}
-		}
+	t, err := g.node(target)
+	if err != nil {
+		return nil, err
 	}
+	w := &targetWalk{target: target, before: map[string]bool{}, descends: map[string]bool{}}
+	w.queue.push(t)
 	g.walks[target] = w
 	return w, nil
 }
 
-// answer computes the bits of commit for w, and of every commit visited on
-// the way (depth first, without recursion: histories are deep).
-func (g *graph) answer(w *tagWalk, commit string) (uint8, error) {
-	known := func(c string) (uint8, bool) {
-		switch {
-		case c == w.target:
-			return reachesTag | sharesHistory, true
-		case w.before[c]:
-			return sharesHistory, true
-		}
-		b, ok := w.memo[c]
-		return b, ok
+// node returns a commit, read once.
+func (g *graph) node(id string) (*node, error) {
+	if n, ok := g.nodes[id]; ok {
+		return n, nil
 	}
-	type frame struct {
-		c        string
-		parents  []string
-		expanded bool
+	n := &node{id: id}
+	ps, when, err := g.h.Parents(id)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		n.missing = true
+	case err != nil:
+		return nil, err
+	default:
+		n.parents, n.when = ps, when.Unix()
 	}
-	stack := []*frame{{c: commit}}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		if _, ok := known(f.c); ok {
-			stack = stack[:len(stack)-1]
+	g.nodes[id] = n
+	return n, nil
+}
+
+// advance walks the target's history down to commit time when.
+func (g *graph) advance(w *targetWalk, when int64) error {
+	for w.queue.Len() > 0 && w.queue.top().when >= when {
+		n := w.queue.pop()
+		if n.missing {
+			// Fewer commits known to be the target's ancestors: a
+			// walk from a commit asked about just goes further.
 			continue
 		}
-		if !f.expanded {
-			f.expanded = true
-			ps, ok, err := g.parentsOf(f.c)
-			if err != nil {
-				return 0, err
-			}
-			if !ok {
-				w.memo[f.c] = historyMissing
-				stack = stack[:len(stack)-1]
+		for _, p := range n.parents {
+			if w.before[p] {
 				continue
 			}
-			f.parents = ps
-			for _, p := range ps {
-				if _, ok := known(p); !ok {
-					stack = append(stack, &frame{c: p})
-				}
+			w.before[p] = true
+			pn, err := g.node(p)
+			if err != nil {
+				return err
 			}
+			w.queue.push(pn)
+		}
+	}
+	return nil
+}
+
+// descends reports whether commit is target or descends from it: its
+// history is walked newest first until it reaches the target or runs
+// out (of commits not known to be the target's ancestors).
+func (g *graph) descends(commit, target string) (bool, error) {
+	w, err := g.walk(target)
+	if err != nil {
+		return false, err
+	}
+	if d, ok := w.descends[commit]; ok {
+		return d, nil
+	}
+	start, err := g.node(commit)
+	if err != nil {
+		return false, err
+	}
+	var queue nodeQueue
+	queue.push(start)
+	seen := map[string]bool{commit: true}
+	found := false
+	for queue.Len() > 0 && !found {
+		if err := g.advance(w, queue.top().when); err != nil {
+			return false, err
+		}
+		n := queue.pop()
+		if d, known := w.descends[n.id]; n.id == target || known && d {
+			found = true
+			break
+		}
+		if w.before[n.id] || n.missing {
 			continue
 		}
-		var bits uint8
-		for _, p := range f.parents {
-			b, _ := known(p)
-			bits |= b
+		if d, known := w.descends[n.id]; known && !d {
+			continue
 		}
-		w.memo[f.c] = bits
-		stack = stack[:len(stack)-1]
+		for _, p := range n.parents {
+			if !seen[p] {
+				seen[p] = true
+				pn, err := g.node(p)
+				if err != nil {
+					return false, err
+				}
+				queue.push(pn)
+			}
+		}
 	}
-	b, _ := known(commit)
-	return b, nil
+	w.descends[commit] = found
+	return found, nil
+}
+
+// nodeQueue is a max-heap of commits by commit time (ties by id, so the
+// walk is deterministic).
+type nodeQueue []*node
+
+func (q nodeQueue) Len() int { return len(q) }
+func (q nodeQueue) less(i, j int) bool {
+	if q[i].when != q[j].when {
+		return q[i].when > q[j].when
+	}
+	return q[i].id < q[j].id
+}
+func (q nodeQueue) top() *node { return q[0] }
+
+func (q *nodeQueue) push(n *node) {
+	*q = append(*q, n)
+	for i := len(*q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		(*q)[i], (*q)[p] = (*q)[p], (*q)[i]
+		i = p
+	}
+}
+
+func (q *nodeQueue) pop() *node {
+	old := *q
+	top := old[0]
+	last := len(old) - 1
+	old[0] = old[last]
+	*q = old[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && q.less(l, m) {
+			m = l
+		}
+		if r < last && q.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		(*q)[i], (*q)[m] = (*q)[m], (*q)[i]
+		i = m
+	}
+	return top
 }
 
 // outside is a commit's place outside a definition's since/until range.
@@ -274,7 +405,7 @@ type outside struct {
 }
 
 // rangeAt is where a snapshot's commit stands to a definition's since and
-// until tags: nil when inside, or when ancestry cannot tell (a plain
+// until tags: nil when inside, or when ancestry does not tell (a plain
 // directory, a tag the repository lacks, an unrelated commit).
 func (x *Extractor) rangeAt(snap Snapshot, d *findings.Definition) (*outside, error) {
 	if d.Since == "" && d.Until == "" {
@@ -287,21 +418,21 @@ func (x *Extractor) rangeAt(snap Snapshot, d *findings.Definition) (*outside, er
 	x.src.Lock()
 	defer x.src.Unlock()
 	if d.Since != "" {
-		a, err := x.lineage.relation(h, snap.Commit(), d.Since)
+		p, err := x.lineage.place(h, snap.Commit(), d.Since)
 		if err != nil {
 			return nil, err
 		}
-		if a == NotDescends {
-			return &outside{reason: "introduced in " + d.Since, where: "does not descend from " + d.Since + " (since:)"}, nil
+		if p == Before {
+			return &outside{reason: "introduced in " + d.Since, where: "comes before " + d.Since + " (since:)"}, nil
 		}
 	}
 	if d.Until != "" {
-		a, err := x.lineage.relation(h, snap.Commit(), d.Until)
+		p, err := x.lineage.place(h, snap.Commit(), d.Until)
 		if err != nil {
 			return nil, err
 		}
-		if a == Descends {
-			return &outside{reason: "removed in " + d.Until, where: "descends from " + d.Until + " (until:)"}, nil
+		if p == AtOrAfter {
+			return &outside{reason: "removed in " + d.Until, where: "is at or after " + d.Until + " (until:)"}, nil
 		}
 	}
 	return nil, nil
