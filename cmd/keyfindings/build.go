@@ -119,7 +119,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	var src sourceFlags
 	src.register(fs)
 	out := fs.String("out", defaultOut, "output directory (./"+fallbackOut+" when the default ./"+defaultOut+" is a Go package, as in keyfindings' own source tree)")
-	strict := fs.Bool("strict", false, "exit 1 unless every finding is located")
+	strict := fs.Bool("strict", false, "exit 1 when a finding is missing or ambiguous (absent at this commit is fine)")
 	force := fs.Bool("force", false, "replace a non-empty --out that keyfindings did not write")
 	tmplDir := fs.String("templates", "", "directory of templates that replace the built-in ones file by file")
 	rest, err := parseFlags(fs, args)
@@ -147,18 +147,27 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err := site.WriteDir(*out, files, *force); err != nil {
 		return err
 	}
-	located, total := 0, len(res.Document.Findings)
+	located, absent, total := 0, 0, len(res.Document.Findings)
 	for _, r := range res.Document.Findings {
-		if r.Located() {
+		switch {
+		case r.Located():
 			located++
+		case r.Absent():
+			absent++
 		}
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located; wrote %s\n", located, total, *out)
+		note := ""
+		if absent > 0 {
+			note = fmt.Sprintf(" (%d absent at this commit)", absent)
+		}
+		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located%s; wrote %s\n", located, total, note, *out)
 	}
-	if *strict && located != total {
+	// Absent is fine: the definition says the finding does not exist at
+	// this commit. Only missing and ambiguous findings fail.
+	if *strict && located+absent != total {
 		for _, r := range res.Document.Findings {
-			if !r.Located() {
+			if !r.Located() && !r.Absent() {
 				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, deref(r.Problem))
 			}
 		}
