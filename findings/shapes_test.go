@@ -1,6 +1,7 @@
 package findings_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -112,5 +113,54 @@ func TestShapesMissingNamesEveryShape(t *testing.T) {
 	want := "shape module: no match in packages/opencode/src/session/system.ts; shape namespace: no match in packages/opencode/src/session/system.ts"
 	if r.Status != findings.StatusMissing || r.Shape != "" || deref(r.Problem) != want {
 		t.Fatalf("status %s shape %q problem %q, want missing, no shape, %q", r.Status, r.Shape, deref(r.Problem), want)
+	}
+}
+
+// eraFacts pins, per era fixture, the facts of system-prompt-routing.
+var eraFacts = map[string]string{
+	"namespace": `[{"tests":["alpha"],"subject":"model.api.id","prompt":"PROMPT_ALPHA","file":"packages/opencode/src/session/prompt/alpha.txt"},
+		{"tests":["wide"],"subject":"model.api.id","prompt":"PROMPT_WIDE","file":"packages/opencode/src/session/prompt/wide.txt",
+		 "rules":[{"tests":["fast"],"subject":"model.api.id","prompt":"PROMPT_WIDE_FAST","file":"packages/opencode/src/session/prompt/wide-fast.txt"}]}]`,
+	"namespace-model-id": `[{"tests":["alpha"],"subject":"modelID","prompt":"PROMPT_ALPHA","file":"packages/opencode/src/session/prompt/alpha.txt"},
+		{"tests":["wide-","broad"],"joined_by":"||","subject":"modelID","prompt":"PROMPT_WIDE","file":"packages/opencode/src/session/prompt/wide.txt"}]`,
+}
+
+// TestCatalogEras builds the embedded catalog against the fixtures of
+// older forms of opencode's code: each marked span is located exactly, by
+// the shape the marker names, with that shape's prose.
+func TestCatalogEras(t *testing.T) {
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := cat.Find("system-prompt-routing")
+	for era, rules := range eraFacts {
+		t.Run(era, func(t *testing.T) {
+			r := checkMarked(t, cat, filepath.Join("../testdata/eras", era))["system-prompt-routing"]
+			if r == nil || !r.Located() {
+				t.Fatal("system-prompt-routing is not located")
+			}
+			var want any
+			if err := json.Unmarshal([]byte(rules), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !findings.EqualFacts(findings.Facts{"rules": r.Facts["rules"]}, findings.Facts{"rules": want}) {
+				have, _ := json.Marshal(r.Facts["rules"])
+				t.Errorf("rules = %s\nwant %s", have, rules)
+			}
+			var shape findings.Shape
+			for _, s := range d.Shapes {
+				if s.Name == era {
+					shape = s
+				}
+			}
+			wantClaim := strings.TrimSpace(shape.Claim)
+			if wantClaim == "" {
+				wantClaim = strings.TrimSpace(d.Claim)
+			}
+			if r.Claim != wantClaim {
+				t.Errorf("claim %q, want the %s shape's", r.Claim, era)
+			}
+		})
 	}
 }
