@@ -224,7 +224,9 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, d := range cat.Definitions {
-		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", d.ID, d.Page, d.Title, d.Path)
+		// The newest shape's path: the definition's own, unless each
+		// shape names one.
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", d.ID, d.Page, d.Title, d.Forms()[0].Path)
 	}
 	return nil
 }
