@@ -315,6 +315,15 @@ path: a.ts
 		{"bad regex", base + "query: |\n  ((identifier) @finding (#match? @finding \"(\"))\n", "bad regular expression"},
 		{"model_text on code", base + "model_text: true\nquery: (identifier) @finding\n", "model_text: true needs file:"},
 		{"model_text not a bool", base + "model_text: maybe\nquery: (identifier) @finding\n", "parse"},
+		{"shape query", base + "shapes:\n  - name: new\n    query: (identifier) @finding\n  - name: old-form\n    query: (not_a_node) @finding\n", `shape "old-form": query does not compile`},
+		{"shape span", base + "shapes:\n  - name: new\n    query: (identifier) @x\n", `shape "new": query needs a @finding`},
+		{"shape fact", base + "shapes:\n  - name: new\n    query: (identifier) @finding\n    facts:\n      - name: f\n        capture: nope\n", `shape "new": fact "f": unknown capture @nope`},
+		{"shape name", base + "shapes:\n  - query: (identifier) @finding\n", "shape 1: missing name"},
+		{"shape name twice", base + "shapes:\n  - name: a\n    query: (identifier) @finding\n  - name: a\n    query: (identifier) @finding\n", `shape "a": name used twice`},
+		{"query beside shapes", base + "query: (identifier) @finding\nshapes:\n  - name: a\n    query: (identifier) @finding\n", "query beside shapes"},
+		{"shape without path", strings.Replace(base, "path: a.ts\n", "", 1) + "shapes:\n  - name: a\n    query: (identifier) @finding\n", `shape "a": missing path`},
+		{"since", base + "since: 1.15\nquery: (identifier) @finding\n", `since "1.15" is not a release tag`},
+		{"empty range", base + "since: v1.2.0\nuntil: v1.1.0\nquery: (identifier) @finding\n", "since v1.2.0 is not before until v1.1.0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

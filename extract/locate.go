@@ -21,20 +21,55 @@ import (
 	"github.com/keyfindings/keyfindings/tokens"
 )
 
-// compiledDef is a definition whose queries compiled.
+// compiledDef is a definition whose queries compiled: one compiled shape
+// per form (findings.Definition.Forms), tried in order.
 type compiledDef struct {
+	def    *findings.Definition
+	shapes []*compiledShape
+	// hash identifies the definition's content, for cached results.
+	hash string
+}
+
+// compiledShape is one form of a definition, compiled.
+type compiledShape struct {
+	// def is the definition as this shape sees it (its path, query,
+	// facts and prose); def.ShapeName names the shape.
 	def   *findings.Definition
 	query *query
 	facts []*compiledFact
-	// hash identifies the definition's content, for cached results.
-	hash string
 	// anchorIDs number the query's anchors in the Extractor's anchorCache.
 	anchorIDs []int
 }
 
-// paths lists the files the definition names: its path, then candidates.
+// paths lists the files the definition names over all its shapes, each
+// once: path, then candidates, shape by shape.
 func (cd *compiledDef) paths() []string {
-	return append([]string{cd.def.Path}, cd.def.Candidates...)
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range cd.shapes {
+		for _, p := range s.paths() {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// paths lists the files the shape names: its path, then candidates.
+func (cs *compiledShape) paths() []string {
+	return append([]string{cs.def.Path}, cs.def.Candidates...)
+}
+
+// shape returns the compiled shape of that name, nil when there is none.
+func (cd *compiledDef) shape(name string) *compiledShape {
+	for _, s := range cd.shapes {
+		if s.def.ShapeName == name {
+			return s
+		}
+	}
+	return nil
 }
 
 // Extractor runs a catalog against snapshots. It is safe for concurrent
@@ -49,6 +84,8 @@ type Extractor struct {
 	parses  *parseCache
 	results *resultCache
 	anchors *anchorCache
+	// lineage remembers the ancestry of the commits asked about.
+	lineage *lineage
 	// src serialises every call into a snapshot (see run).
 	src sync.Mutex
 	// cpu bounds the definitions being located at once, over all calls.
@@ -77,7 +114,7 @@ type CompileOptions struct {
 // CompileWith is Compile with options.
 func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error) {
 	n := workers()
-	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), cpu: make(chan struct{}, n), workers: n}
+	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), lineage: newLineage(), cpu: make(chan struct{}, n), workers: n}
 	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
@@ -106,7 +143,9 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 		}
 		sum := sha256.Sum256(data)
 		defs[i].hash = hex.EncodeToString(sum[:])
-		defs[i].anchorIDs = x.anchors.add(defs[i].query.anchors)
+		for _, s := range defs[i].shapes {
+			s.anchorIDs = x.anchors.add(s.query.anchors)
+		}
 	}
 	x.defs = defs
 	fp, err := cat.Fingerprint()
@@ -122,7 +161,23 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 
 var captureRef = regexp.MustCompile(`@([A-Za-z_][A-Za-z0-9_.-]*)`)
 
+// compileDef compiles every shape of d; an error names the shape.
 func compileDef(d *findings.Definition) (*compiledDef, error) {
+	cd := &compiledDef{def: d}
+	for _, form := range d.Forms() {
+		cs, err := compileShape(form)
+		if err != nil {
+			if form.ShapeName != "" {
+				return nil, fmt.Errorf("shape %q: %w", form.ShapeName, err)
+			}
+			return nil, err
+		}
+		cd.shapes = append(cd.shapes, cs)
+	}
+	return cd, nil
+}
+
+func compileShape(d *findings.Definition) (*compiledShape, error) {
 	q, err := compileQuery(d.Query)
 	if err != nil {
 		return nil, err
@@ -162,15 +217,15 @@ func compileDef(d *findings.Definition) (*compiledDef, error) {
 	if d.Expect == findings.ExpectAll && d.Key == "" {
 		return nil, errors.New("expect: all needs key: (the capture that names each record)")
 	}
-	cd := &compiledDef{def: d, query: q}
+	cs := &compiledShape{def: d, query: q}
 	for _, f := range d.Facts {
 		cf, err := compileFact(f, q)
 		if err != nil {
 			return nil, err
 		}
-		cd.facts = append(cd.facts, cf)
+		cs.facts = append(cs.facts, cf)
 	}
-	return cd, nil
+	return cs, nil
 }
 
 // stripComments removes ;-comments from a query, keeping offsets aligned
@@ -277,15 +332,17 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	// What a definition's paths hold keys its cached records; the
 	// definitions whose files are all absent share one tree search.
 	keys := make([]string, len(x.defs))
-	var moved []*compiledDef
+	outsides := make([]*outside, len(x.defs))
+	var moved []*compiledShape
 	for i, cd := range x.defs {
-		key, absent, err := resultKey(cd, r)
+		key, search, err := resultKey(cd, r)
 		if err != nil {
 			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
 		keys[i] = key
-		if absent {
-			moved = append(moved, cd)
+		moved = append(moved, search...)
+		if outsides[i], err = x.rangeAt(snap, cd.def); err != nil {
+			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
 	}
 	if len(moved) > 0 {
@@ -301,6 +358,11 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	for i, cd := range x.defs {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, errs[i])
+		}
+		if outsides[i] != nil {
+			// After the cache: the records depend on the files, the
+			// range on the commit.
+			outsides[i].apply(recs[i])
 		}
 		doc.Findings = append(doc.Findings, recs[i]...)
 	}
@@ -442,12 +504,42 @@ func (l *locator) depList() []dep {
 		if out[i].Path != out[j].Path {
 			return out[i].Path < out[j].Path
 		}
+		if out[i].Shape != out[j].Shape {
+			return out[i].Shape < out[j].Shape
+		}
 		return out[i].ID < out[j].ID
 	})
 	return out
 }
 
+// locate tries the definition's shapes in order. The first shape whose
+// query matches anything decides: located, or ambiguous (an older shape is
+// then not tried, so an ambiguity is never hidden). When no shape
+// matches, the record is missing with every shape's reason.
 func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
+	var problems []string
+	for _, cs := range cd.shapes {
+		recs, err := l.locateShape(cs)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 1 && recs[0].Status == findings.StatusMissing {
+			if cs.def.ShapeName == "" {
+				return recs, nil
+			}
+			problems = append(problems, *recs[0].Problem)
+			continue
+		}
+		return recs, nil
+	}
+	for i, cs := range cd.shapes {
+		problems[i] = fmt.Sprintf("shape %s: %s", cs.def.ShapeName, problems[i])
+	}
+	return []*findings.Record{l.unlocated(cd.def, findings.StatusMissing, strings.Join(problems, "; "), nil)}, nil
+}
+
+// locateShape locates one shape of a definition.
+func (l *locator) locateShape(cd *compiledShape) ([]*findings.Record, error) {
 	d := cd.def
 	var spans []*span
 	var problem string
@@ -549,7 +641,7 @@ func (l *locator) locate(cd *compiledDef) ([]*findings.Record, error) {
 
 // match runs the definition's query on one file and groups the matches by
 // the line range they select.
-func (l *locator) match(cd *compiledDef, f *parsedFile) ([]*span, error) {
+func (l *locator) match(cd *compiledShape, f *parsedFile) ([]*span, error) {
 	if f.unsearchable != "" {
 		// Querying it could take minutes (see maxChildren): no match.
 		return nil, nil
@@ -618,7 +710,7 @@ func (l *locator) match(cd *compiledDef, f *parsedFile) ([]*span, error) {
 	return spans, nil
 }
 
-func (l *locator) keyOf(cd *compiledDef, m match, f *parsedFile) string {
+func (l *locator) keyOf(cd *compiledShape, m match, f *parsedFile) string {
 	if cd.def.Key == "" {
 		return ""
 	}
@@ -636,12 +728,12 @@ func (l *locator) keyOf(cd *compiledDef, m match, f *parsedFile) string {
 //
 // skipped names the tree entries the search could not consider (names that
 // cannot be a path), quoted.
-func (l *locator) searchTree(cd *compiledDef) (spans []*span, skipped []string, err error) {
+func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string, err error) {
 	found, err := l.run.searchFor(cd)
 	if err != nil {
 		return nil, nil, err
 	}
-	l.deps = append(l.deps, dep{ID: found.id})
+	l.deps = append(l.deps, dep{ID: found.id, Shape: cd.def.ShapeName})
 	type hit struct {
 		score int
 		spans []*span
@@ -707,7 +799,7 @@ func sharedSuffix(a, b string) int {
 
 func (l *locator) base(d *findings.Definition, id string) *findings.Record {
 	r := &findings.Record{
-		ID: id, Definition: d.ID, Page: d.Page, Section: d.Section, Title: d.Title,
+		ID: id, Definition: d.ID, Shape: d.ShapeName, Page: d.Page, Section: d.Section, Title: d.Title,
 		Claim: strings.TrimSpace(d.Claim), When: strings.TrimSpace(d.When),
 		Facts: findings.Facts{}, Warnings: []string{},
 	}
@@ -726,7 +818,7 @@ func (l *locator) unlocated(d *findings.Definition, status, problem string, cand
 }
 
 // record builds the located record for one span.
-func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings.Record, error) {
+func (l *locator) record(cd *compiledShape, s *span, movedFrom *string) (*findings.Record, error) {
 	d := cd.def
 	id := d.ID
 	if d.Expect == findings.ExpectAll {
@@ -817,7 +909,7 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 		r.Tokens = &t
 	}
 	r.Facts = findings.Normalize(r.Facts)
-	if verdict := findings.ReviewOf(d, id, r.Facts); verdict != "" {
+	if verdict := findings.ReviewOf(d, findings.ReviewKey(d.ShapeName, id), r.Facts); verdict != "" {
 		r.Review = strp(verdict)
 	}
 	sort.Strings(r.Warnings)
@@ -825,7 +917,7 @@ func (l *locator) record(cd *compiledDef, s *span, movedFrom *string) (*findings
 }
 
 // required lists the facts a match must have to be a finding.
-func (cd *compiledDef) required() []string {
+func (cd *compiledShape) required() []string {
 	var names []string
 	for _, f := range cd.def.Facts {
 		if f.Required {

@@ -99,7 +99,8 @@ func (q *query) sameShape(c *sitter.Query) error {
 	return nil
 }
 
-// catalogQueries lists the distinct query texts of a catalog.
+// catalogQueries lists the distinct query texts of a catalog, every
+// shape's included.
 func catalogQueries(cat *findings.Catalog) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -117,8 +118,10 @@ func catalogQueries(cat *findings.Catalog) []string {
 		}
 	}
 	for _, d := range cat.Definitions {
-		add(d.Query)
-		facts(d.Facts)
+		for _, form := range d.Forms() {
+			add(form.Query)
+			facts(form.Facts)
+		}
 	}
 	return out
 }

@@ -35,6 +35,8 @@ type dep struct {
 	Path string `json:"path"`
 	// ID is what the path held (run.lookup), or the search's id.
 	ID string `json:"id"`
+	// Shape names the shape a tree search was for ("" without shapes).
+	Shape string `json:"shape,omitempty"`
 }
 
 // cachedResult is one definition's records for one set of inputs.
@@ -80,23 +82,32 @@ func (c *resultCache) entry(key string) *resultEntry {
 	return e
 }
 
-// resultKey is the key of a definition's result: its hash and what its
-// path and candidates hold.
-func resultKey(cd *compiledDef, r *run) (string, bool, error) {
+// resultKey is the key of a definition's result: its hash (which covers
+// every shape) and what the paths and candidates of all its shapes hold.
+// search lists the shapes whose files are all absent: locating them
+// searches the tree.
+func resultKey(cd *compiledDef, r *run) (key string, search []*compiledShape, err error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", cd.hash)
-	absent := true
 	for _, p := range cd.paths() {
 		id, err := r.lookup(p)
 		if err != nil {
-			return "", false, err
-		}
-		if id != "" {
-			absent = false
+			return "", nil, err
 		}
 		fmt.Fprintf(h, "%s\x00%s\n", p, id)
 	}
-	return hex.EncodeToString(h.Sum(nil)), absent, nil
+	for _, s := range cd.shapes {
+		absent := true
+		for _, p := range s.paths() {
+			if id, _ := r.lookup(p); id != "" {
+				absent = false
+			}
+		}
+		if absent {
+			search = append(search, s)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), search, nil
 }
 
 // valid reports whether every dep of cd's result holds the same in r.
@@ -104,7 +115,11 @@ func (r *run) valid(cd *compiledDef, deps []dep) (bool, error) {
 	for _, d := range deps {
 		id := ""
 		if d.Path == "" {
-			s, err := r.searchFor(cd)
+			cs := cd.shape(d.Shape)
+			if cs == nil {
+				return false, nil
+			}
+			s, err := r.searchFor(cs)
 			if err != nil {
 				return false, err
 			}

@@ -30,10 +30,10 @@ type run struct {
 	// hitFiles keeps the files of search hits, read during scan.
 	hitFiles map[string]*File
 
-	// search holds, for each definition whose files are all absent, the
-	// files the tree search found.
+	// search holds, for each shape whose files are all absent, the files
+	// the tree search found.
 	searchMu sync.Mutex
-	search   map[*compiledDef]*searchResult
+	search   map[*compiledShape]*searchResult
 }
 
 // pathRead is one path of the snapshot: what it holds, looked up and read
@@ -174,7 +174,7 @@ func isSource(p string) bool {
 // of the tree, and each .ts/.tsx blob read at most once, only when the
 // Extractor has not already seen whether that blob holds the anchors asked
 // for. Blobs are filtered by bytes; nothing is parsed here.
-func (r *run) scan(defs []*compiledDef) error {
+func (r *run) scan(defs []*compiledShape) error {
 	r.searchMu.Lock()
 	defer r.searchMu.Unlock()
 	return r.scanLocked(defs)
@@ -182,19 +182,19 @@ func (r *run) scan(defs []*compiledDef) error {
 
 // searchFor returns the tree search's result for cd, searching now when
 // scan did not.
-func (r *run) searchFor(cd *compiledDef) (*searchResult, error) {
+func (r *run) searchFor(cd *compiledShape) (*searchResult, error) {
 	r.searchMu.Lock()
 	defer r.searchMu.Unlock()
 	if s, ok := r.search[cd]; ok {
 		return s, nil
 	}
-	if err := r.scanLocked([]*compiledDef{cd}); err != nil {
+	if err := r.scanLocked([]*compiledShape{cd}); err != nil {
 		return nil, err
 	}
 	return r.search[cd], nil
 }
 
-func (r *run) scanLocked(defs []*compiledDef) error {
+func (r *run) scanLocked(defs []*compiledShape) error {
 	var entries []Entry
 	r.x.src.Lock()
 	skipped, err := r.snap.Walk(func(e Entry) error {
@@ -241,7 +241,7 @@ func (r *run) scanLocked(defs []*compiledDef) error {
 		}
 	}
 	if r.search == nil {
-		r.search = map[*compiledDef]*searchResult{}
+		r.search = map[*compiledShape]*searchResult{}
 	}
 	for i, cd := range defs {
 		h := sha256.New()

@@ -83,6 +83,10 @@ type Snapshot interface {
 	// accepts such names) are not listed; their names, quoted as Go
 	// strings and sorted, are returned as skipped.
 	Walk(fn func(Entry) error) (skipped []string, err error)
+	// History is the commit graph the commit belongs to, for questions of
+	// ancestry (see since/until); nil for a plain directory, where
+	// ancestry is unknown.
+	History() History
 }
 
 // gitSnapshot reads one commit's tree from a go-git repository.
@@ -103,6 +107,7 @@ func NewGitSnapshot(repo *git.Repository, c *object.Commit) (Snapshot, error) {
 
 func (s *gitSnapshot) Commit() string         { return s.commit.Hash.String() }
 func (s *gitSnapshot) CommittedAt() time.Time { return s.commit.Committer.When.UTC() }
+func (s *gitSnapshot) History() History       { return gitHistory{repo: s.repo} }
 
 func (s *gitSnapshot) ReadFile(p string) (*File, error) {
 	entry, err := s.tree.FindEntry(p)
@@ -226,6 +231,7 @@ func NewDirSnapshot(root string) Snapshot { return &dirSnapshot{root: root} }
 
 func (s *dirSnapshot) Commit() string         { return "" }
 func (s *dirSnapshot) CommittedAt() time.Time { return time.Time{} }
+func (s *dirSnapshot) History() History       { return nil }
 
 func (s *dirSnapshot) ReadFile(p string) (*File, error) {
 	if !fs.ValidPath(p) {

@@ -23,12 +23,16 @@ const fixtureTree = "../testdata/catalog"
 type span struct {
 	path       string
 	start, end int
+	// shape is the shape that must locate it ("" for a definition
+	// without shapes): want-start's second word.
+	shape string
 }
 
 var marker = regexp.MustCompile(`^\s*//\s*want-(start|end|file):\s*(\S+)(?:\s+(\S+))?\s*$`)
 
 // readMarkers collects the expected spans: want-start/want-end sit on the
-// lines just outside a span, want-file names a file cited whole.
+// lines just outside a span (want-start: ID SHAPE names the shape that
+// must locate it), want-file names a file cited whole.
 func readMarkers(t *testing.T, root string) map[string]span {
 	t.Helper()
 	want := map[string]span{}
@@ -53,7 +57,7 @@ func readMarkers(t *testing.T, root string) map[string]span {
 			kind, id := m[1], m[2]
 			switch kind {
 			case "start":
-				open[id] = span{path: rel, start: n + 1}
+				open[id] = span{path: rel, start: n + 1, shape: m[3]}
 			case "end":
 				s, ok := open[id]
 				if !ok || s.path != rel {
@@ -256,6 +260,9 @@ func TestCatalogOnFixtures(t *testing.T) {
 			}
 			if *r.Path != w.path || r.Lines.Start != w.start || r.Lines.End != w.end {
 				t.Errorf("located %s lines %d-%d, fixture marks %s lines %d-%d", *r.Path, r.Lines.Start, r.Lines.End, w.path, w.start, w.end)
+			}
+			if r.Shape != w.shape {
+				t.Errorf("located by shape %q, fixture marks shape %q", r.Shape, w.shape)
 			}
 			if len(r.Warnings) > 0 {
 				t.Errorf("warnings: %v", r.Warnings)

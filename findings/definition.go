@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/mod/semver"
 )
 
 //go:embed defs/*.yaml
@@ -38,27 +39,113 @@ const (
 // excerpt's token counts; it needs File, since only a span that cites the
 // file itself, not the code that holds it, is that text.
 type Definition struct {
-	ID         string           `yaml:"id"`
-	Page       string           `yaml:"page"`
-	Section    string           `yaml:"section"`
-	Title      string           `yaml:"title"`
-	Claim      string           `yaml:"claim"`
-	When       string           `yaml:"when"`
-	Caveat     string           `yaml:"caveat,omitempty"`
-	Path       string           `yaml:"path"`
-	Candidates []string         `yaml:"candidates,omitempty"`
-	Expect     string           `yaml:"expect,omitempty"`
-	Query      string           `yaml:"query"`
-	Key        string           `yaml:"key,omitempty"`
-	File       string           `yaml:"file,omitempty"`
-	ModelText  bool             `yaml:"model_text,omitempty"`
-	Facts      []FactSpec       `yaml:"facts,omitempty"`
-	Reviewed   map[string]Facts `yaml:"reviewed,omitempty"`
+	ID         string     `yaml:"id"`
+	Page       string     `yaml:"page"`
+	Section    string     `yaml:"section"`
+	Title      string     `yaml:"title"`
+	Claim      string     `yaml:"claim"`
+	When       string     `yaml:"when"`
+	Caveat     string     `yaml:"caveat,omitempty"`
+	Path       string     `yaml:"path"`
+	Candidates []string   `yaml:"candidates,omitempty"`
+	Expect     string     `yaml:"expect,omitempty"`
+	Query      string     `yaml:"query"`
+	Key        string     `yaml:"key,omitempty"`
+	File       string     `yaml:"file,omitempty"`
+	ModelText  bool       `yaml:"model_text,omitempty"`
+	Facts      []FactSpec `yaml:"facts,omitempty"`
+	// Shapes are the forms the finding's code took over opencode's
+	// history, newest first (see Shape). Without shapes the definition's
+	// own path, query and facts are its only form.
+	Shapes []Shape `yaml:"shapes,omitempty"`
+	// Since is the release tag from which the finding's concept exists;
+	// Until, the release tag from which it is gone (exclusive). At a
+	// commit outside that range (by git ancestry) an unlocated finding is
+	// absent, not missing.
+	Since string `yaml:"since,omitempty"`
+	Until string `yaml:"until,omitempty"`
+	// Reviewed maps record ids (shape/id for a definition with shapes,
+	// see ReviewKey) to the facts the prose was written against.
+	Reviewed map[string]Facts `yaml:"reviewed,omitempty"`
 
 	// Source is the file the definition was read from, for error messages.
 	Source string `yaml:"-"`
 	// Order is the definition's position in the catalog.
 	Order int `yaml:"-"`
+	// ShapeName is set on the views Forms returns: the shape the view
+	// is, "" for a definition without shapes.
+	ShapeName string `yaml:"-"`
+}
+
+// Shape is one form of a finding's code in opencode's history (a
+// namespace member before a module function, zod before Effect Schema, a
+// file before it was split). Each shape has its own path hints, query and
+// facts; claim, when and caveat are the shape's where the behaviour
+// differs, else the definition's. An empty path takes the definition's
+// path and candidates; facts left out take the definition's.
+type Shape struct {
+	// Name is a short kebab-case name, recorded as the record's shape.
+	Name       string     `yaml:"name"`
+	Path       string     `yaml:"path,omitempty"`
+	Candidates []string   `yaml:"candidates,omitempty"`
+	Query      string     `yaml:"query"`
+	Facts      []FactSpec `yaml:"facts,omitempty"`
+	Claim      string     `yaml:"claim,omitempty"`
+	When       string     `yaml:"when,omitempty"`
+	Caveat     string     `yaml:"caveat,omitempty"`
+}
+
+// Forms returns the definition as each of its shapes sees it, in the
+// order they are tried (newest first): copies whose path, candidates,
+// query, facts and prose are the shape's where it gives them, with Shapes
+// cleared and ShapeName set. A definition without shapes is its only
+// form.
+func (d *Definition) Forms() []*Definition {
+	if len(d.Shapes) == 0 {
+		return []*Definition{d}
+	}
+	out := make([]*Definition, 0, len(d.Shapes))
+	for _, s := range d.Shapes {
+		v := *d
+		v.Shapes = nil
+		v.ShapeName = s.Name
+		v.Query = s.Query
+		if s.Path != "" {
+			v.Path, v.Candidates = s.Path, s.Candidates
+		}
+		if s.Facts != nil {
+			v.Facts = s.Facts
+		}
+		for _, f := range []struct {
+			dst *string
+			src string
+		}{{&v.Claim, s.Claim}, {&v.When, s.When}, {&v.Caveat, s.Caveat}} {
+			if strings.TrimSpace(f.src) != "" {
+				*f.dst = f.src
+			}
+		}
+		out = append(out, &v)
+	}
+	return out
+}
+
+// ReviewKey is the key of a record's reviewed facts: the record id, or
+// for a definition with shapes shape/id, so each shape's facts are kept
+// (and accepted) apart.
+func ReviewKey(shape, id string) string {
+	if shape == "" {
+		return id
+	}
+	return shape + "/" + id
+}
+
+// reviewShape returns the shape a review key belongs to ("" for none).
+func reviewShape(key string) string {
+	shape, _, ok := strings.Cut(key, "/")
+	if !ok {
+		return ""
+	}
+	return shape
 }
 
 // FactSpec declares a derived fact: values taken from a capture, optionally
@@ -229,10 +316,18 @@ func (d *Definition) validate() error {
 		return errors.New("missing when")
 	case d.Section == "":
 		return errors.New("missing section")
-	case d.Path == "":
+	case d.Path == "" && len(d.Shapes) == 0:
 		return errors.New("missing path")
-	case d.Query == "":
+	case d.Query == "" && len(d.Shapes) == 0:
 		return errors.New("missing query")
+	case d.Query != "" && len(d.Shapes) > 0:
+		return errors.New("query beside shapes: with shapes, each shape holds its query; move this one into a shape")
+	}
+	if err := d.validateShapes(); err != nil {
+		return err
+	}
+	if err := validateRange(d.Since, d.Until); err != nil {
+		return err
 	}
 	// Titles and sections are shown as plain text everywhere (headings,
 	// contents lists, <title>, the releases picture); Markdown in them
@@ -254,13 +349,27 @@ func (d *Definition) validate() error {
 	if d.Expect != ExpectOne && d.Expect != ExpectAll {
 		return fmt.Errorf("expect %q: want %q or %q", d.Expect, ExpectOne, ExpectAll)
 	}
-	for _, p := range append([]string{d.Path}, d.Candidates...) {
+	if err := validatePaths(d.Path, d.Candidates); err != nil {
+		return err
+	}
+	return validateFacts(d.Facts)
+}
+
+func validatePaths(p string, candidates []string) error {
+	for _, p := range append([]string{p}, candidates...) {
+		if p == "" {
+			continue
+		}
 		if path.IsAbs(p) || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
 			return fmt.Errorf("path %q must be a clean repo-relative path", p)
 		}
 	}
+	return nil
+}
+
+func validateFacts(facts []FactSpec) error {
 	names := map[string]bool{}
-	for _, f := range d.Facts {
+	for _, f := range facts {
 		if err := f.validate("facts"); err != nil {
 			return err
 		}
@@ -268,6 +377,57 @@ func (d *Definition) validate() error {
 			return fmt.Errorf("fact %q declared twice", f.Name)
 		}
 		names[f.Name] = true
+	}
+	return nil
+}
+
+// validateShapes checks each shape; errors name it.
+func (d *Definition) validateShapes() error {
+	seen := map[string]bool{}
+	for i, s := range d.Shapes {
+		where := fmt.Sprintf("shape %d", i+1)
+		if s.Name != "" {
+			where = fmt.Sprintf("shape %q", s.Name)
+		}
+		var err error
+		switch {
+		case s.Name == "":
+			err = errors.New("missing name")
+		case !idPattern.MatchString(s.Name):
+			err = errors.New("name is not a kebab-case slug")
+		case seen[s.Name]:
+			err = errors.New("name used twice")
+		case s.Query == "":
+			err = errors.New("missing query")
+		case s.Path == "" && d.Path == "":
+			err = errors.New("missing path (give the shape a path, or the definition one for every shape)")
+		case s.Path == "" && len(s.Candidates) > 0:
+			err = errors.New("candidates without a path")
+		}
+		if err == nil {
+			err = validatePaths(s.Path, s.Candidates)
+		}
+		if err == nil {
+			err = validateFacts(s.Facts)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		seen[s.Name] = true
+	}
+	return nil
+}
+
+// validateRange checks since and until: release tags (vMAJOR.MINOR.PATCH),
+// since before until.
+func validateRange(since, until string) error {
+	for _, f := range []struct{ name, tag string }{{"since", since}, {"until", until}} {
+		if f.tag != "" && !semver.IsValid(f.tag) {
+			return fmt.Errorf("%s %q is not a release tag such as v1.15.5", f.name, f.tag)
+		}
+	}
+	if since != "" && until != "" && semver.Compare(since, until) >= 0 {
+		return fmt.Errorf("since %s is not before until %s: the range is empty", since, until)
 	}
 	return nil
 }

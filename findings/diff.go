@@ -31,10 +31,19 @@ const (
 	// DiffMissing: not located on the new side, nor on the old side (or
 	// no record there).
 	DiffMissing = "missing"
+	// DiffIntroduced: absent on the old side (the definition says the
+	// concept did not exist yet), located on the new side.
+	DiffIntroduced = "introduced"
+	// DiffRetired: located on the old side, absent on the new side (the
+	// definition says the concept is gone).
+	DiffRetired = "retired"
+	// DiffAbsent: absent on the new side and absent or without a record
+	// on the old side: nothing to compare, and no difference.
+	DiffAbsent = "absent"
 )
 
 // DiffStatuses lists the diff statuses in summary order.
-var DiffStatuses = []string{DiffUnchanged, DiffMoved, DiffChanged, DiffAdded, DiffFound, DiffRemoved, DiffLost, DiffMissing}
+var DiffStatuses = []string{DiffUnchanged, DiffMoved, DiffChanged, DiffAdded, DiffFound, DiffIntroduced, DiffRemoved, DiffLost, DiffRetired, DiffMissing, DiffAbsent}
 
 // DiffContext is the number of context lines around a change in an
 // excerpt diff, as in `git diff`.
@@ -89,7 +98,7 @@ func (d *Diff) Changed() bool {
 // for the same reason.
 func (f *FindingDiff) Differs() bool {
 	switch {
-	case f.Status == DiffUnchanged:
+	case f.Status == DiffUnchanged, f.Status == DiffAbsent:
 		return false
 	case f.Status == DiffMissing && f.Old != nil && f.New != nil && sameProblem(f.Old, f.New):
 		return false
@@ -199,6 +208,10 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 		fd.Title = o.Title
 	}
 	switch {
+	case n != nil && n.Absent() && (o == nil || o.Absent()):
+		fd.Status = DiffAbsent
+		fd.Note = "absent: " + problem(n)
+		return fd
 	case o == nil:
 		fd.Status = DiffAdded
 		if !n.Located() {
@@ -212,6 +225,14 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 	}
 	ol, nl := o.Located() && o.Lines != nil && o.SHA256 != nil, n.Located() && n.Lines != nil && n.SHA256 != nil
 	switch {
+	case o.Absent() && nl:
+		fd.Status = DiffIntroduced
+		fd.Note = "introduced; in the old source it was absent: " + problem(o)
+		return fd
+	case ol && n.Absent():
+		fd.Status = DiffRetired
+		fd.Note = "retired; located in the old source, absent in the new one: " + problem(n)
+		return fd
 	case ol && !nl:
 		fd.Status = DiffLost
 		fd.Note = fmt.Sprintf("located in the old source; %s in the new one: %s", n.Status, problem(n))

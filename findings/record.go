@@ -19,6 +19,10 @@ const (
 	StatusLocated   = "located"
 	StatusMissing   = "missing"
 	StatusAmbiguous = "ambiguous"
+	// StatusAbsent is a finding whose concept does not exist at the
+	// commit: it lies before the definition's since tag or at or after its
+	// until tag (by git ancestry). Problem gives the reason.
+	StatusAbsent = "absent"
 )
 
 // ReviewNeeded is the Record.Review text when facts differ from Reviewed.
@@ -68,14 +72,18 @@ type Candidate struct {
 
 // Record is one finding at one commit.
 type Record struct {
-	ID         string      `json:"id"`
-	Page       string      `json:"page"`
-	Section    string      `json:"section"`
-	Title      string      `json:"title"`
-	Claim      string      `json:"claim"`
-	When       string      `json:"when"`
-	Caveat     *string     `json:"caveat"`
-	Status     string      `json:"status"`
+	ID      string  `json:"id"`
+	Page    string  `json:"page"`
+	Section string  `json:"section"`
+	Title   string  `json:"title"`
+	Claim   string  `json:"claim"`
+	When    string  `json:"when"`
+	Caveat  *string `json:"caveat"`
+	Status  string  `json:"status"`
+	// Shape names the definition's shape whose query located the record
+	// (or matched ambiguously); omitted for a definition without shapes
+	// and for a record no shape located.
+	Shape      string      `json:"shape,omitempty"`
 	Path       *string     `json:"path"`
 	MovedFrom  *string     `json:"moved_from"`
 	Blob       *string     `json:"blob"`
@@ -105,6 +113,10 @@ type Tokens struct {
 
 // Located reports whether the record has a span.
 func (r *Record) Located() bool { return r.Status == StatusLocated }
+
+// Absent reports whether the finding's concept does not exist at the
+// commit (StatusAbsent).
+func (r *Record) Absent() bool { return r.Status == StatusAbsent }
 
 // Marshal encodes the document as indented JSON with a trailing newline.
 // Map keys are sorted by encoding/json, so output is deterministic.
@@ -191,8 +203,8 @@ func (r *Record) check() error {
 		return errors.New("is null")
 	case r.ID == "":
 		return errors.New("has no id")
-	case r.Status != StatusLocated && r.Status != StatusMissing && r.Status != StatusAmbiguous:
-		return fmt.Errorf("(%s) has status %q, not located, missing or ambiguous", r.ID, r.Status)
+	case r.Status != StatusLocated && r.Status != StatusMissing && r.Status != StatusAmbiguous && r.Status != StatusAbsent:
+		return fmt.Errorf("(%s) has status %q, not located, missing, ambiguous or absent", r.ID, r.Status)
 	case !r.Located():
 		return nil
 	case r.Path == nil || *r.Path == "":

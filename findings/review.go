@@ -29,12 +29,13 @@ type Flag struct {
 	Changes []FactChange
 }
 
-// ReviewOf is the review verdict of record id with the given facts under
+// ReviewOf is the review verdict of the record under key (ReviewKey: its
+// id, or shape/id for a definition with shapes) with the given facts under
 // definition d: "" when the facts are those d was reviewed against,
-// ReviewNeeded when they differ, ReviewMissing when d has none for id.
+// ReviewNeeded when they differ, ReviewMissing when d has none for key.
 // Builds put it on the record; Reviews lists the records it flags.
-func ReviewOf(d *Definition, id string, facts Facts) string {
-	reviewed, ok := d.Reviewed[id]
+func ReviewOf(d *Definition, key string, facts Facts) string {
+	reviewed, ok := d.Reviewed[key]
 	switch {
 	case !ok:
 		return ReviewMissing
@@ -48,7 +49,9 @@ func ReviewOf(d *Definition, id string, facts Facts) string {
 // cat was reviewed against, and returns the records that need review, in
 // record order (ids that are gone follow their definition's records).
 // Definitions with no located record are left out: locating them is the
-// problem there, not their facts.
+// problem there, not their facts. For a definition with shapes, records
+// are compared with the reviewed facts of their own shape (ReviewKey),
+// and only the shapes located in doc can have ids that are gone.
 func Reviews(cat *Catalog, doc *Document) []Flag {
 	var flags []Flag
 	byDef := map[string][]*Record{}
@@ -68,15 +71,22 @@ func Reviews(cat *Catalog, doc *Document) []Flag {
 			continue
 		}
 		seen := map[string]bool{}
+		shapes := map[string]bool{}
 		for _, r := range byDef[defID] {
-			seen[r.ID] = true
-			if verdict := ReviewOf(d, r.ID, r.Facts); verdict != "" {
-				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: verdict, Changes: factChanges(d.Reviewed[r.ID], r.Facts)})
+			key := ReviewKey(r.Shape, r.ID)
+			seen[key] = true
+			shapes[r.Shape] = true
+			if verdict := ReviewOf(d, key, r.Facts); verdict != "" {
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: verdict, Changes: factChanges(d.Reviewed[key], r.Facts)})
 			}
 		}
-		for _, id := range sortedIDs(d.Reviewed) {
-			if !seen[id] {
-				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: factChanges(d.Reviewed[id], nil)})
+		for _, key := range sortedIDs(d.Reviewed) {
+			if !seen[key] && shapes[reviewShape(key)] {
+				_, id, ok := strings.Cut(key, "/")
+				if !ok {
+					id = key
+				}
+				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: factChanges(d.Reviewed[key], nil)})
 			}
 		}
 	}
@@ -94,10 +104,14 @@ func sortedIDs(m map[string]Facts) []string {
 
 // Accepted returns, for every definition of cat that located at least one
 // record in doc, the reviewed section those records call for: each located
-// record's id mapped to its facts. Definitions whose section would not
-// change are left out, so accepting twice changes nothing.
+// record's key (ReviewKey) mapped to its facts. For a definition with
+// shapes, the entries of its other shapes (those doc located nothing
+// with) are kept: a build at one commit reviews one era. Definitions whose
+// section would not change are left out, so accepting twice changes
+// nothing.
 func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
 	out := map[*Definition]map[string]Facts{}
+	located := map[*Definition]map[string]bool{}
 	for _, r := range doc.Findings {
 		if !r.Located() {
 			continue
@@ -108,15 +122,32 @@ func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
 		}
 		if out[d] == nil {
 			out[d] = map[string]Facts{}
+			located[d] = map[string]bool{}
 		}
-		out[d][r.ID] = Normalize(r.Facts)
+		out[d][ReviewKey(r.Shape, r.ID)] = Normalize(r.Facts)
+		located[d][r.Shape] = true
 	}
 	for d, reviewed := range out {
+		for key, facts := range d.Reviewed {
+			if shape := reviewShape(key); d.hasShape(shape) && !located[d][shape] {
+				reviewed[key] = facts
+			}
+		}
 		if sameReviewed(d.Reviewed, reviewed) {
 			delete(out, d)
 		}
 	}
 	return out
+}
+
+// hasShape reports whether the definition has a shape of that name.
+func (d *Definition) hasShape(name string) bool {
+	for _, s := range d.Shapes {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func sameReviewed(a, b map[string]Facts) bool {

@@ -150,6 +150,8 @@ func (r *renderer) funcs(html bool) map[string]any {
 				return "Ambiguous"
 			case findings.StatusLocated:
 				return "Located"
+			case findings.StatusAbsent:
+				return "Absent"
 			}
 			return mdText(s)
 		},

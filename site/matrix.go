@@ -20,7 +20,7 @@ const (
 	cellLocated = "located"
 	// cellAbsent is a release without a record of that id (and without
 	// one in the release before).
-	cellAbsent = "absent"
+	cellAbsent = "none"
 )
 
 // matrixLegend lists the cell statuses in the legend's order, with their
@@ -32,8 +32,11 @@ var matrixLegend = []struct{ Status, Label string }{
 	{findings.DiffChanged, "changed (bytes or facts)"},
 	{findings.DiffAdded, "added"},
 	{findings.DiffFound, "found (newly located)"},
+	{findings.DiffIntroduced, "introduced (was absent)"},
 	{findings.DiffRemoved, "removed"},
 	{findings.DiffLost, "lost (no longer located)"},
+	{findings.DiffRetired, "retired (now absent)"},
+	{findings.DiffAbsent, "absent (not in this release)"},
 	{findings.DiffMissing, "missing (not located)"},
 	{cellLocated, "located (first release)"},
 	{cellAbsent, "no such finding yet"},
@@ -217,6 +220,12 @@ func cellTitle(id string, tags []string, i int, status string, rec *findings.Rec
 		return at + "missing" + p
 	case findings.DiffRemoved:
 		return at + "removed" + since
+	case findings.DiffAbsent, findings.DiffRetired:
+		p := ""
+		if rec != nil && rec.Problem != nil {
+			p = ": " + *rec.Problem
+		}
+		return at + status + p
 	}
 	return at + status + since + where(rec)
 }

@@ -199,7 +199,7 @@ func forEach(n int, fn func(i int) error) error {
 }
 
 // The change classes a release lists, in the order the index counts them.
-var changeClasses = []string{findings.DiffChanged, findings.DiffMoved, findings.DiffAdded, findings.DiffFound, findings.DiffRemoved, findings.DiffLost, findings.DiffMissing}
+var changeClasses = []string{findings.DiffChanged, findings.DiffMoved, findings.DiffAdded, findings.DiffFound, findings.DiffIntroduced, findings.DiffRemoved, findings.DiffLost, findings.DiffRetired, findings.DiffMissing}
 
 // releasesView is the data of releases.md.tmpl.
 type releasesView struct {

@@ -263,9 +263,11 @@ func runFloor(args []string) error {
 	// Extract also reads these two for the document's source block.
 	want := map[string]bool{"packages/opencode/package.json": true, "LICENSE": true}
 	for _, d := range cat.Definitions {
-		want[d.Path] = true
-		for _, p := range d.Candidates {
-			want[p] = true
+		for _, form := range d.Forms() {
+			want[form.Path] = true
+			for _, p := range form.Candidates {
+				want[p] = true
+			}
 		}
 	}
 	if *cited != "" {

@@ -157,7 +157,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	var src sourceFlags
 	src.register(fs)
 	out := fs.String("out", defaultOut, "output directory (./"+fallbackOut+" when the default ./"+defaultOut+" is a Go package, as in keyfindings' own source tree)")
-	strict := fs.Bool("strict", false, "exit 1 unless every finding is located")
+	strict := fs.Bool("strict", false, "exit 1 when a finding is missing or ambiguous (absent at this commit is fine)")
 	force := fs.Bool("force", false, "replace a non-empty --out that keyfindings did not write")
 	tmplDir := fs.String("templates", "", "directory of templates that replace the built-in ones file by file")
 	rest, err := parseFlags(fs, args)
@@ -182,28 +182,37 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	located, total := 0, len(res.Document.Findings)
+	located, absent, total := 0, 0, len(res.Document.Findings)
 	for _, r := range res.Document.Findings {
-		if r.Located() {
+		switch {
+		case r.Located():
 			located++
+		case r.Absent():
+			absent++
 		}
 	}
+	note := ""
+	if absent > 0 {
+		note = fmt.Sprintf(" (%d absent at this commit)", absent)
+	}
 	// A strict build that fails publishes nothing: CI keeps serving the
-	// previous site (SPEC §3).
-	if *strict && located != total {
+	// previous site (SPEC §3). Absent is fine: the definition says the
+	// finding does not exist at this commit. Only missing and ambiguous
+	// findings fail.
+	if *strict && located+absent != total {
 		for _, r := range res.Document.Findings {
-			if !r.Located() {
+			if !r.Located() && !r.Absent() {
 				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, deref(r.Problem))
 			}
 		}
-		fmt.Fprintf(stderr, "keyfindings build: %d of %d findings located %s; --strict: nothing written, %s left as it was\n", located, total, readLabel(res.Document), *out)
+		fmt.Fprintf(stderr, "keyfindings build: %d of %d findings located%s %s; --strict: nothing written, %s left as it was\n", located, total, note, readLabel(res.Document), *out)
 		return errFailed
 	}
 	if err := site.WriteDir(*out, files, *force); err != nil {
 		return err
 	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located %s; wrote %s\n", located, total, readLabel(res.Document), *out)
+		fmt.Fprintf(stderr, "keyfindings: %d of %d findings located%s %s; wrote %s\n", located, total, note, readLabel(res.Document), *out)
 	}
 	return nil
 }
@@ -256,7 +265,9 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, d := range cat.Definitions {
-		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", d.ID, d.Page, d.Title, d.Path)
+		// The newest shape's path: the definition's own, unless each
+		// shape names one.
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", d.ID, d.Page, d.Title, d.Forms()[0].Path)
 	}
 	return nil
 }

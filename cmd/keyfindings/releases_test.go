@@ -227,7 +227,7 @@ func fixtureDocs(t *testing.T, out string, tags []string) []*findings.Document {
 
 var (
 	cellPattern   = regexp.MustCompile(`<a href="([^"]*)" class="cell ([a-z]+)"><title>([^<]*)</title>`)
-	absentPattern = regexp.MustCompile(`<g class="cell absent" transform="[^"]*"><title>([^<]*)</title>`)
+	absentPattern = regexp.MustCompile(`<g class="cell none" transform="[^"]*"><title>([^<]*)</title>`)
 	legendPattern = regexp.MustCompile(`<g transform="translate\(\d+ \d+\)">(<[^>]*/>)</g><text[^>]*>([^<]*)</text>`)
 )
 
@@ -369,8 +369,8 @@ func TestReleasesSite(t *testing.T) {
 		}
 		shapes[shape], colours[c[1]] = m[2], m[2]
 	}
-	if len(shapes) != 10 {
-		t.Errorf("legend has %d entries, want 10", len(shapes))
+	if len(shapes) != 13 {
+		t.Errorf("legend has %d entries, want 13", len(shapes))
 	}
 
 	// Source text never becomes markup: the fixture's </svg><script> is

@@ -21,7 +21,7 @@ export function legacy(id: string) {
   return [PROMPT_ALPHA]
 }
 
-// want-start: system-prompt-routing
+// want-start: system-prompt-routing module
 export function provider(model: Provider.Model) {
   if (model.api.id.includes("alpha")) return [PROMPT_ALPHA]
   if (model.api.id.includes("wide")) {

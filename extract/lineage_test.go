@@ -1,0 +1,253 @@
+package extract
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+const (
+	withCode    = "../testdata/shapes/module/packages/opencode/src/session/system.ts"
+	withoutCode = "../testdata/shapes/neither/packages/opencode/src/session/system.ts"
+	systemPath  = "packages/opencode/src/session/system.ts"
+)
+
+// rawCommit stores a commit with the given tree and parents, without
+// moving any branch: a side branch, or (no parents) an unrelated root.
+func (r *testRepo) rawCommit(msg string, tree plumbing.Hash, parents ...plumbing.Hash) string {
+	r.t.Helper()
+	r.when = r.when.Add(time.Hour)
+	sig := object.Signature{Name: "Fixture", Email: "fixture@example.invalid", When: r.when}
+	c := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree, ParentHashes: parents}
+	obj := r.repo.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		r.t.Fatal(err)
+	}
+	h, err := r.repo.Storer.SetEncodedObject(obj)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return h.String()
+}
+
+func (r *testRepo) snapshot(commit string) Snapshot {
+	r.t.Helper()
+	c, err := r.repo.CommitObject(plumbing.NewHash(commit))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	s, err := NewGitSnapshot(r.repo, c)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return s
+}
+
+// rangeHistory is a first commit, v1.0.0 (no code), v1.1.0 (code), v1.2.0
+// (code gone), a later commit with the code back, a side branch off the
+// first commit and an unrelated root commit (both without the code).
+func rangeHistory(t *testing.T) (*testRepo, map[string]string) {
+	r := newTestRepo(t)
+	at := map[string]string{}
+	step := func(name, file string) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.write(systemPath, data)
+		at[name] = r.commit(name)
+		if strings.HasPrefix(name, "v") {
+			r.tag(name)
+		}
+	}
+	step("first", withoutCode)
+	step("v1.0.0", withoutCode)
+	step("v1.1.0", withCode)
+	step("v1.2.0", withoutCode)
+	step("back", withCode)
+	base, err := r.repo.CommitObject(plumbing.NewHash(at["first"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at["side"] = r.rawCommit("side", base.TreeHash, base.Hash)
+	at["unrelated"] = r.rawCommit("unrelated", base.TreeHash)
+	return r, at
+}
+
+// TestSinceUntil: outside since/until by ancestry an unlocated finding is
+// absent with the reason; where ancestry cannot tell (an unrelated commit,
+// a tag the repository lacks, a plain directory) it is missing; code
+// found outside the range is located, with a warning.
+func TestSinceUntil(t *testing.T) {
+	r, at := rangeHistory(t)
+	x := loadDefs(t, "../testdata/shapes/range-defs")
+	tests := []struct {
+		commit, status, problem, warning string
+	}{
+		{"v1.0.0", findings.StatusAbsent, "introduced in v1.1.0", ""},
+		{"v1.1.0", findings.StatusLocated, "", ""},
+		{"v1.2.0", findings.StatusAbsent, "removed in v1.2.0", ""},
+		{"back", findings.StatusLocated, "", "is at or after v1.2.0 (until:)"},
+		{"side", findings.StatusAbsent, "introduced in v1.1.0", ""},
+		{"unrelated", findings.StatusMissing, "no match in " + systemPath, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.commit, func(t *testing.T) {
+			res, err := x.Extract(r.snapshot(at[tt.commit]), Meta{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Document.Find("introduced")
+			if got.Status != tt.status || deref(got.Problem) != tt.problem {
+				t.Errorf("status %s problem %q, want %s %q", got.Status, deref(got.Problem), tt.status, tt.problem)
+			}
+			warned := strings.Join(got.Warnings, "\n")
+			if tt.warning == "" && warned != "" || !strings.Contains(warned, tt.warning) {
+				t.Errorf("warnings %q, want one holding %q", warned, tt.warning)
+			}
+			// A tag the repository does not have: never absent.
+			if u := res.Document.Find("unknown-tag"); u.Status == findings.StatusAbsent {
+				t.Errorf("unknown-tag is absent (%s); a tag the repository lacks must not tell", deref(u.Problem))
+			}
+		})
+	}
+	// A plain directory has no ancestry: missing.
+	res, err := x.Extract(NewDirSnapshot("../testdata/shapes/neither"), Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Document.Find("introduced"); got.Status != findings.StatusMissing {
+		t.Errorf("plain directory: status %s, want missing", got.Status)
+	}
+}
+
+// fakeHistory is a commit graph in memory that counts its reads.
+type fakeHistory struct {
+	tags    map[string]string
+	parents map[string][]string
+	// when is each commit's time in hours; skewed clocks included.
+	when  map[string]int
+	reads map[string]int
+}
+
+func (h *fakeHistory) TagCommit(tag string) (string, error) { return h.tags[tag], nil }
+
+func (h *fakeHistory) Parents(c string) ([]string, time.Time, error) {
+	h.reads[c]++
+	ps, ok := h.parents[c]
+	if !ok {
+		return nil, time.Time{}, ErrNotFound
+	}
+	return ps, time.Unix(int64(h.when[c])*3600, 0), nil
+}
+
+// TestLineage checks places against a graph with a merge, release
+// commits off the line (as opencode tags them), an unrelated root, a
+// shallow boundary and skewed clocks, and that each commit is read once
+// however many questions are asked.
+func TestLineage(t *testing.T) {
+	// a ← b ← c ← m ← e     mainline, s (off a) merged into m
+	// r1 off b (tag t1), r2 off e (tag t2): release commits never merged
+	// x: an unrelated root;  y ← z, z missing (shallow; tag tz = y)
+	// j ← k (tag t3) ← u, j ← q; k is 10 hours newer than its child u
+	h := &fakeHistory{
+		tags: map[string]string{"t1": "r1", "t2": "r2", "tz": "y", "t3": "k"},
+		parents: map[string][]string{
+			"a": nil, "b": {"a"}, "c": {"b"}, "s": {"a"}, "m": {"c", "s"}, "e": {"m"},
+			"r1": {"b"}, "r2": {"e"},
+			"x": nil, "y": {"z"},
+			"j": nil, "k": {"j"}, "u": {"k"}, "q": {"j"},
+		},
+		when:  map[string]int{"a": 1, "b": 2, "r1": 3, "c": 3, "s": 4, "m": 5, "e": 6, "r2": 7, "x": 1, "y": 2, "j": 1, "k": 20, "u": 10, "q": 5},
+		reads: map[string]int{},
+	}
+	l := newLineage()
+	tests := []struct {
+		commit, tag string
+		want        Place
+	}{
+		{"r1", "t1", AtOrAfter},
+		{"b", "t1", Before}, // the commit the release was cut from
+		{"e", "t1", AtOrAfter},
+		{"r2", "t1", AtOrAfter},
+		{"a", "t1", Before},
+		{"s", "t1", Before}, // one commit off the line before t1
+		{"r1", "t2", Before},
+		{"m", "t2", Before},
+		{"x", "t1", PlaceUnknown},
+		{"y", "t1", PlaceUnknown},
+		{"b", "tz", PlaceUnknown},
+		{"b", "no-such-tag", PlaceUnknown},
+		{"u", "t3", AtOrAfter},
+		{"q", "t3", PlaceUnknown}, // siblings: each one commit off the other's line
+		{"j", "t3", Before},
+		{"x", "t3", PlaceUnknown},
+	}
+	for _, tt := range tests {
+		got, err := l.place(h, tt.commit, tt.tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s against %s: %v, want %v", tt.commit, tt.tag, got, tt.want)
+		}
+	}
+	for c, n := range h.reads {
+		if n != 1 {
+			t.Errorf("commit %s read %d times, want once", c, n)
+		}
+	}
+	if got, _ := l.place(nil, "b", "t1"); got != PlaceUnknown {
+		t.Errorf("no history: %v, want unknown", got)
+	}
+}
+
+// TestLineageRealHistory checks places in opencode's own history, where
+// release commits since v1.14 are not merged back (v1.18.3 does not
+// descend from v1.18.2), and v0.0.x tags belong to another history.
+func TestLineageRealHistory(t *testing.T) {
+	dir := os.Getenv("KEYFINDINGS_OPENCODE_REPO")
+	if dir == "" {
+		t.Skip("KEYFINDINGS_OPENCODE_REPO is not set (a local copy of opencode's history)")
+	}
+	o, err := Open(context.Background(), Options{Repo: dir, Pin: findings.DefaultPin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	h := gitHistory{repo: o.Repo}
+	l := newLineage()
+	tests := []struct {
+		at, tag string
+		want    Place
+	}{
+		{"v1.18.3", "v1.14.26", AtOrAfter},
+		{"v1.18.3", "v1.18.2", AtOrAfter},
+		{"v1.18.3", "v1.0.0", AtOrAfter},
+		{"v1.18.2", "v1.18.3", Before},
+		{"v1.14.20", "v1.14.26", Before},
+		{"v1.0.0", "v1.14.42", Before},
+		{"v1.4.7", "v1.4.8", Before},
+		{"v0.0.1", "v1.14.26", PlaceUnknown},
+	}
+	for _, tt := range tests {
+		c, err := h.TagCommit(tt.at)
+		if err != nil || c == "" {
+			t.Fatalf("tag %s: %v", tt.at, err)
+		}
+		got, err := l.place(h, c, tt.tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s against %s: %v, want %v", tt.at, tt.tag, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+export function environment() {
+  return ["<env>", "</env>"]
+}
