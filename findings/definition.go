@@ -349,3 +349,11 @@ func DefaultPin() Pin {
 	}
 	return p
 }
+
+//go:embed routes.yaml
+var routesData []byte
+
+// RoutesData returns the embedded routes data (routes.yaml): the inputs
+// and representative models that `keyfindings route` and the routes page
+// evaluate the catalog's rules for.
+func RoutesData() []byte { return routesData }
