@@ -83,6 +83,11 @@ func TestRouteRealHistory(t *testing.T) {
 		{"v1.18.3", "gemini-2.5-pro", "google", "gemini.txt", editWrite},
 		{"v1.18.3", "kimi-k2-0905-preview", "moonshotai", "kimi.txt", editWrite},
 		{"v1.18.3", "qwen/qwen3-coder", "openrouter", "default.txt", editWrite},
+		// At v1.14.20 the shell tool is still bash.ts with its own .txt.
+		{"v1.14.20", "gpt-5", "openai", "gpt.txt", "invalid bash read glob grep task webfetch todowrite skill apply_patch"},
+		{"v1.14.20", "gpt-4.1", "openai", "beast.txt", "invalid bash read glob grep edit write task webfetch todowrite skill"},
+		// v1.0.0 needs the older shapes of tool-registry and
+		// tool-advertising (definition shapes, in progress on main).
 	}
 	for _, c := range cases {
 		t.Run(c.ref+"/"+c.model, func(t *testing.T) {
