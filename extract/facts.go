@@ -317,6 +317,8 @@ func convert(f *parsedFile, n *sitter.Node, kind string, warn func(string)) []an
 		return []any{text}
 	case "guards":
 		return []any{guards(n, f.Data)}
+	case "expr":
+		return []any{exprTree(n, f.Data)}
 	case "import":
 		if spec, ok := f.importMap()[text]; ok {
 			return []any{spec}

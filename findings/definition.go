@@ -168,7 +168,9 @@ type FactSpec struct {
 	// arithmetic evaluated), "import" (identifier → repo path it is imported
 	// from), "lines" (source text, one list item per line), "guards" (the
 	// conditions of the if statements and conditional expressions that
-	// enclose the node within its function, outermost first).
+	// enclose the node within its function, outermost first), "expr" (an
+	// expression as a small structured tree of ops: or/and/not, comparisons,
+	// calls, refs, literals, and "unknown" with the source text for the rest).
 	Value string `yaml:"value,omitempty"`
 	// Fields, when set, turn each sub-query match into an object; the fact
 	// is the list of them, in source order (absent when empty, unless
@@ -196,7 +198,7 @@ type FactSpec struct {
 }
 
 // Value transforms accepted in FactSpec.Value.
-var valueKinds = map[string]bool{"": true, "text": true, "number": true, "import": true, "lines": true, "guards": true}
+var valueKinds = map[string]bool{"": true, "text": true, "number": true, "import": true, "lines": true, "guards": true, "expr": true}
 
 // Facts maps fact names to values: strings, numbers, lists and objects.
 type Facts map[string]any
@@ -507,3 +509,11 @@ func DefaultPin() Pin {
 	}
 	return p
 }
+
+//go:embed routes.yaml
+var routesData []byte
+
+// RoutesData returns the embedded routes data (routes.yaml): the inputs
+// and representative models that `keyfindings route` and the routes page
+// evaluate the catalog's rules for.
+func RoutesData() []byte { return routesData }

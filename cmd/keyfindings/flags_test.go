@@ -22,6 +22,7 @@ func TestHelpListsOnlyUsedFlags(t *testing.T) {
 		"verify":   append([]string{"defs", "ref", "web-url"}, source...),
 		"serve":    {"addr", "out"},
 		"review":   append([]string{"accept", "defs", "ref"}, source...),
+		"route":    append([]string{"defs", "format", "provider", "ref", "web-url"}, source...),
 	}
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
 	for _, c := range commands() {

@@ -40,10 +40,11 @@ func TestRealHistoryStrict(t *testing.T) {
 	if *doc.Source.Commit != pin.Commit {
 		t.Fatalf("%s resolved to %s, pin says %s", pin.Ref, *doc.Source.Commit, pin.Commit)
 	}
-	// The prompt files, and only they, carry token counts (their values
-	// against tiktoken are held by the tokens package's tests).
+	// The prompt files and tool descriptions, and only they, carry token
+	// counts (their values against tiktoken are held by the tokens
+	// package's tests).
 	for _, r := range doc.Findings {
-		prompt := r.Definition == "system-prompt-files"
+		prompt := r.Definition == "system-prompt-files" || r.Definition == "tool-descriptions"
 		switch {
 		case prompt && (r.Tokens == nil || r.Tokens.O200kBase <= 0 || r.Tokens.O200kBase > len(*r.Excerpt) || r.Tokens.Cl100kBase <= 0):
 			t.Errorf("%s: tokens %+v for a %d-byte prompt file", r.ID, r.Tokens, len(*r.Excerpt))

@@ -47,7 +47,8 @@ func TestReviewFlagsAndAccepts(t *testing.T) {
 		"\n    fact max_lines: 2000 → 1500\n",
 		// A list fact item by item, as diff shows it, not as one line.
 		"\n    fact rules:\n      - {",
-		"\n      + {\"file\":\"packages/opencode/src/session/prompt/alpha.txt\",",
+		// (The rules' keys in order: cond, the structured condition, first.)
+		"\n      + {\"cond\":{\"args\":[{\"op\":\"string\",\"value\":\"alpha\"}],",
 		"system-prompt-files-prompt-wide-txt\tfacts not reviewed yet\n",
 		"system-prompt-files-prompt-gpt-txt\treviewed, but no such record at this commit\n",
 	} {

@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 import * as Tool from "./tool"
+// want-file: tool-descriptions-read-txt packages/opencode/src/tool/read.txt
+import DESCRIPTION from "./read.txt"
 
 const DEFAULT_READ_LIMIT = 500
 const MAX_LINE_LENGTH = 300

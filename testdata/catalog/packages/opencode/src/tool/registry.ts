@@ -11,6 +11,15 @@ const layer = Layer.effect(
   Effect.gen(function* () {
     const flags = yield* RuntimeFlags.Service
     const plugin = yield* Plugin.Service
+    const invalid = yield* InvalidTool
+    const question = yield* QuestionTool
+    const shell = yield* ShellTool
+    const read = yield* ReadTool
+    const edit = yield* EditTool
+    const writer = yield* WriteTool
+    const patch = yield* PatchTool
+    const search = yield* SearchTool
+    const map = yield* MapTool
 
 // want-start: tool-registry
     const state = yield* InstanceState.make<State>(
@@ -26,6 +35,10 @@ const layer = Layer.effect(
           question: Tool.init(question),
           shell: Tool.init(shell),
           read: Tool.init(read),
+          edit: Tool.init(edit),
+          write: Tool.init(writer),
+          patch: Tool.init(patch),
+          search: Tool.init(search),
           map: Tool.init(map),
         })
 
@@ -36,6 +49,10 @@ const layer = Layer.effect(
             ...(questionEnabled ? [tool.question] : []),
             tool.shell,
             tool.read,
+            tool.edit,
+            tool.write,
+            tool.patch,
+            tool.search,
             ...(flags.experimentalMap && flags.client === "cli" ? [tool.map] : []),
           ],
         }
