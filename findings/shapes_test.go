@@ -193,3 +193,35 @@ func withoutCond(v any) any {
 	}
 	return out
 }
+
+// TestEraFixtures builds the embedded catalog against every directory of
+// testdata/eras: each marked span is located exactly, by the shape its
+// marker names, and nothing unmarked is located. Adding a shape's fixture
+// is adding a directory.
+func TestEraFixtures(t *testing.T) {
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir("../testdata/eras")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) {
+			dir := filepath.Join("../testdata/eras", e.Name())
+			if len(readMarkers(t, dir)) == 0 {
+				t.Fatalf("%s marks no span: an era fixture must mark what its shape locates", dir)
+			}
+			checkMarked(t, cat, dir)
+		})
+	}
+	if n == 0 {
+		t.Fatal("no era fixtures")
+	}
+}
