@@ -39,6 +39,7 @@ func commands() []command {
 		{"cite", "print one finding's citation (Markdown, permalink or record)", runCite},
 		{"verify", "check citations (or a findings.json) against the source", runVerify},
 		{"serve", "serve a built site on a local address for a look", runServe},
+		{"log", "list the commits at which one finding's record changed", runLog},
 		{"review", "list records whose facts differ from the reviewed ones; --accept records them", runReview},
 	}
 }

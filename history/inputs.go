@@ -1,0 +1,360 @@
+package history
+
+import (
+	"container/heap"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// A record at a commit depends on the definition and on the files locating
+// it reads, nothing else (extract/results.go): the files at the
+// definition's path and candidates, the file a file: span cites, and, only
+// when the definition's files are all absent, the .ts/.tsx files of the
+// whole tree (the tree search). So a commit whose entries at those paths
+// (blob id and mode) equal its first parent's, and, when the definition's
+// files are absent, whose .ts/.tsx files equal its parent's, has the
+// parent's record: it is not located at all.
+
+// inputs is what a commit holds at the paths a record can depend on.
+type inputs struct {
+	// key joins the entries at the definition's paths and at every other
+	// path a record was found at.
+	key string
+	// absent is set when none of the definition's own paths holds a file:
+	// the record comes from the tree search.
+	absent bool
+}
+
+// Results of inputsDiffer.
+const (
+	unchangedInputs = iota
+	// filesChanged: an entry at a path of inputs differs.
+	filesChanged
+	// sourcesChanged: the definition's files are absent on both sides and
+	// some .ts/.tsx file of the tree differs (the search's inputs).
+	sourcesChanged
+)
+
+// inputsDiffer compares n's inputs with its first parent's. A root commit
+// differs from "nothing".
+func (w *walker) inputsDiffer(n node) (int, error) {
+	cur, err := w.inputs(n.hash, n.tree)
+	if err != nil {
+		return 0, err
+	}
+	if !n.hasParent {
+		// Compared with an empty tree: listed when the record is located.
+		return filesChanged, nil
+	}
+	ptree, ok := w.trees[n.parent]
+	if !ok {
+		pc, err := w.repo.CommitObject(n.parent)
+		if err != nil {
+			return 0, fmt.Errorf("read commit %s (parent of %s): %w; log needs the whole history", n.parent, n.hash, err)
+		}
+		ptree = pc.TreeHash
+	}
+	par, err := w.inputs(n.parent, ptree)
+	if err != nil {
+		return 0, err
+	}
+	if cur.key != par.key {
+		return filesChanged, nil
+	}
+	if !cur.absent || n.tree == ptree {
+		return unchangedInputs, nil
+	}
+	changed, err := sourcesDiffer(w.repo, ptree, n.tree)
+	if err != nil {
+		return 0, err
+	}
+	if changed {
+		return sourcesChanged, nil
+	}
+	return unchangedInputs, nil
+}
+
+// inputs returns (and remembers) what commit h, with tree t, holds at the
+// record's paths.
+func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
+	if in, ok := w.keys[h]; ok {
+		return in, nil
+	}
+	var b strings.Builder
+	in := &inputs{absent: true}
+	entry := func(p string) (bool, error) {
+		e, ok, err := w.lookup(t, p)
+		if err != nil {
+			return false, fmt.Errorf("look up %s at %s: %w", p, h, err)
+		}
+		if !ok {
+			b.WriteString(p + "\x00\n")
+			return false, nil
+		}
+		fmt.Fprintf(&b, "%s\x00%s %s\n", p, e.Hash, e.Mode)
+		return e.Mode.IsFile(), nil
+	}
+	for _, p := range w.paths {
+		found, err := entry(p)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			in.absent = false
+		}
+	}
+	for _, p := range sortedKeys(w.extra) {
+		if _, err := entry(p); err != nil {
+			return nil, err
+		}
+	}
+	in.key = b.String()
+	w.keys[h] = in
+	return in, nil
+}
+
+// treeName is one name looked up in one tree.
+type treeName struct {
+	tree plumbing.Hash
+	name string
+}
+
+// maxLookups bounds the remembered lookups (about 100 bytes each).
+const maxLookups = 1 << 18
+
+// lookup finds path p in tree t, directory by directory, remembering each
+// step by tree id: consecutive commits share most of the directories on
+// the way to a file, so a walk decodes only the directories that changed
+// (as git's own path-limited walk skips equal subtrees).
+func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, error) {
+	names := strings.Split(p, "/")
+	cur := t
+	for i, name := range names {
+		k := treeName{cur, name}
+		e, ok := w.dirs[k]
+		if !ok {
+			tree, err := w.repo.TreeObject(cur)
+			if err != nil {
+				return object.TreeEntry{}, false, err
+			}
+			var found *object.TreeEntry
+			for j := range tree.Entries {
+				if tree.Entries[j].Name == name {
+					found = &tree.Entries[j]
+					break
+				}
+			}
+			if len(w.dirs) >= maxLookups {
+				clear(w.dirs)
+			}
+			if found != nil {
+				e = *found
+			}
+			w.dirs[k] = e
+		}
+		if e.Name == "" {
+			return object.TreeEntry{}, false, nil
+		}
+		if i == len(names)-1 {
+			return e, true, nil
+		}
+		if e.Mode != filemode.Dir {
+			return object.TreeEntry{}, false, nil
+		}
+		cur = e.Hash
+	}
+	return object.TreeEntry{}, false, nil
+}
+
+// sourcesDiffer reports whether any .ts/.tsx file differs between two
+// trees (the inputs of the tree search). Subtrees with equal ids are not
+// read.
+func sourcesDiffer(repo *git.Repository, a, b plumbing.Hash) (bool, error) {
+	ta, err := repo.TreeObject(a)
+	if err != nil {
+		return false, err
+	}
+	tb, err := repo.TreeObject(b)
+	if err != nil {
+		return false, err
+	}
+	changes, err := object.DiffTree(ta, tb)
+	if err != nil {
+		return false, fmt.Errorf("compare trees %s and %s: %w", a, b, err)
+	}
+	for _, c := range changes {
+		for _, name := range []string{c.From.Name, c.To.Name} {
+			if strings.HasSuffix(name, ".ts") || strings.HasSuffix(name, ".tsx") {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// walkRange lists the commits reachable from to and not from from (nil:
+// none excluded), newest first as git log orders them by default: a
+// queue by committer date, ties in the order the commits were reached.
+// As in git's revision walk, the commits reachable from from are marked
+// in the same queue, and the walk ends once only marked commits are left
+// in it, so the history behind from is not read.
+func walkRange(repo *git.Repository, to, from *object.Commit) ([]node, map[plumbing.Hash]plumbing.Hash, error) {
+	trees := map[plumbing.Hash]plumbing.Hash{}
+	excluded := map[plumbing.Hash]bool{}
+	seen := map[plumbing.Hash]bool{}
+	q := &commitQueue{}
+	push := func(c *object.Commit) {
+		seen[c.Hash] = true
+		trees[c.Hash] = c.TreeHash
+		q.add(c)
+	}
+	if from != nil {
+		excluded[from.Hash] = true
+		push(from)
+	}
+	if !seen[to.Hash] {
+		push(to)
+	}
+	var out []node
+	for q.Len() > 0 && !q.allExcluded(excluded) {
+		c := heap.Pop(q).(queued).c
+		ex := excluded[c.Hash]
+		if !ex {
+			n := node{hash: c.Hash, tree: c.TreeHash}
+			if len(c.ParentHashes) > 0 {
+				n.parent, n.hasParent = c.ParentHashes[0], true
+			}
+			out = append(out, n)
+		}
+		for _, p := range c.ParentHashes {
+			if ex {
+				excluded[p] = true
+			}
+			if seen[p] {
+				continue
+			}
+			pc, err := repo.CommitObject(p)
+			if err != nil {
+				return nil, nil, fmt.Errorf("read commit %s (parent of %s): %w; log needs the whole history", p, c.Hash, err)
+			}
+			push(pc)
+		}
+	}
+	return out, trees, nil
+}
+
+// allExcluded reports whether every queued commit is excluded.
+func (q *commitQueue) allExcluded(excluded map[plumbing.Hash]bool) bool {
+	for _, it := range q.items {
+		if !excluded[it.c.Hash] {
+			return false
+		}
+	}
+	return true
+}
+
+// ancestors calls visit on start and every commit reachable from it, each
+// once; visit returning false stops the walk below that commit.
+func ancestors(repo *git.Repository, start plumbing.Hash, visit func(*object.Commit) bool) error {
+	stack := []plumbing.Hash{start}
+	seen := map[plumbing.Hash]bool{start: true}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		c, err := repo.CommitObject(h)
+		if err != nil {
+			return fmt.Errorf("read commit %s: %w; log needs the whole history", h, err)
+		}
+		if !visit(c) {
+			continue
+		}
+		for _, p := range c.ParentHashes {
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return nil
+}
+
+// commitQueue orders commits newest committer date first; equal dates in
+// the order they were added (as git's commit queue).
+type commitQueue struct {
+	items []queued
+	seq   int
+}
+
+type queued struct {
+	c   *object.Commit
+	seq int
+}
+
+func (q *commitQueue) add(c *object.Commit) {
+	heap.Push(q, queued{c: c, seq: q.seq})
+	q.seq++
+}
+
+func (q *commitQueue) Len() int { return len(q.items) }
+func (q *commitQueue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if !a.c.Committer.When.Equal(b.c.Committer.When) {
+		return a.c.Committer.When.After(b.c.Committer.When)
+	}
+	return a.seq < b.seq
+}
+func (q *commitQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *commitQueue) Push(x any)    { q.items = append(q.items, x.(queued)) }
+func (q *commitQueue) Pop() any {
+	it := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return it
+}
+
+// releaseSlop is how much older than the oldest commit asked about a
+// commit may be and still be walked when looking for releases: a commit's
+// ancestors are older than it but for clock skew, and git's name-rev
+// allows the same day.
+const releaseSlop = 24 * time.Hour
+
+// firstReleases returns a function that names the oldest release (by
+// version) containing a commit committed at or after since. Each release's
+// ancestors are walked once, oldest version first, and a walk stops at
+// commits an older release already holds (every ancestor of such a commit
+// is held too) and at commits older than since by more than releaseSlop,
+// which cannot be ancestors of the commits asked about.
+func firstReleases(repo *git.Repository, releases []Release, since time.Time) (func(plumbing.Hash) string, error) {
+	cutoff := since.Add(-releaseSlop)
+	first := map[plumbing.Hash]int{}
+	for i, r := range releases {
+		if _, ok := first[r.Commit]; ok {
+			continue
+		}
+		err := ancestors(repo, r.Commit, func(c *object.Commit) bool {
+			if _, ok := first[c.Hash]; ok || c.Committer.When.Before(cutoff) {
+				return false
+			}
+			first[c.Hash] = i
+			return true
+		})
+		if err != nil {
+			return nil, fmt.Errorf("release %s: %w", r.Name, err)
+		}
+	}
+	return func(h plumbing.Hash) string {
+		if i, ok := first[h]; ok {
+			return releases[i].Name
+		}
+		return ""
+	}, nil
+}
+
+func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
