@@ -15,7 +15,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -182,28 +181,11 @@ func buildHistory(t *testing.T) *fixtureRepo {
 
 func fixtureReleases(t *testing.T, r *fixtureRepo) []Release {
 	t.Helper()
-	iter, err := r.repo.Tags()
+	rel, err := Releases(r.repo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	iter.ForEach(func(ref *plumbing.Reference) error {
-		names = append(names, ref.Name().Short())
-		return nil
-	})
-	chosen, err := extract.SelectReleases(names, extract.Selection{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []Release
-	for _, c := range chosen {
-		cm, err := extract.ResolveCommit(r.repo, c.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, Release{Name: c.Name, Commit: cm.Hash})
-	}
-	return out
+	return rel
 }
 
 // summary lists entries as "subject kind release".

@@ -2,6 +2,7 @@ package history
 
 import (
 	"container/heap"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/extract"
 )
 
 // A record at a commit depends on the definition and on the files locating
@@ -358,3 +361,55 @@ func firstReleases(repo *git.Repository, releases []Release, since time.Time) (f
 }
 
 func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
+
+// Releases lists repo's release tags (vMAJOR.MINOR.PATCH, as
+// extract.SelectReleases chooses them), oldest version first, each with
+// the commit it names; none when there are none. The tags are read in one
+// pass over the references (resolving each by name would read the packed
+// refs once per tag).
+func Releases(repo *git.Repository) ([]Release, error) {
+	iter, err := repo.Tags()
+	if err != nil {
+		return nil, fmt.Errorf("list tags: %w", err)
+	}
+	target := map[string]plumbing.Hash{}
+	err = iter.ForEach(func(r *plumbing.Reference) error {
+		target[r.Name().Short()] = r.Hash()
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list tags: %w", err)
+	}
+	chosen, err := extract.SelectReleases(slices.Sorted(maps.Keys(target)), extract.Selection{})
+	if err != nil {
+		// No release tags: no commit is in a release.
+		return nil, nil
+	}
+	out := make([]Release, 0, len(chosen))
+	for _, t := range chosen {
+		h, err := peel(repo, target[t.Name])
+		if err != nil {
+			return nil, fmt.Errorf("release tag %s: %w", t.Name, err)
+		}
+		out = append(out, Release{Name: t.Name, Commit: h})
+	}
+	return out, nil
+}
+
+// peel follows annotated tags (of tags) to the commit they name.
+func peel(repo *git.Repository, h plumbing.Hash) (plumbing.Hash, error) {
+	for range 16 {
+		t, err := repo.TagObject(h)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return h, nil
+		}
+		if err != nil {
+			return h, err
+		}
+		if t.TargetType != plumbing.TagObject && t.TargetType != plumbing.CommitObject {
+			return h, fmt.Errorf("names a %s, not a commit", t.TargetType)
+		}
+		h = t.Target
+	}
+	return h, errors.New("a chain of more than 16 tags")
+}

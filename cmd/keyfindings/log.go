@@ -64,7 +64,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	if def.Expect == findings.ExpectAll && id == def.ID {
 		return expectAllError(o, def, q.To)
 	}
-	if q.Releases, err = releaseCommits(ctx, o); err != nil {
+	if q.Releases, err = history.Releases(o.Repo); err != nil {
 		return err
 	}
 	h, err := history.Log(o.Repo, q)
@@ -126,29 +126,6 @@ func logRange(ctx context.Context, o *extract.Opened, from, to string) (*object.
 		return nil, nil, fmt.Errorf("--from: %w", err)
 	}
 	return toCommit, fromCommit, nil
-}
-
-// releaseCommits resolves the release tags (vX.Y.Z), oldest version
-// first; none when the repository has none.
-func releaseCommits(ctx context.Context, o *extract.Opened) ([]history.Release, error) {
-	tags, err := o.Tags(ctx)
-	if err != nil {
-		return nil, err
-	}
-	chosen, err := extract.SelectReleases(tags, extract.Selection{})
-	if err != nil {
-		// No release tags: every entry's release is null.
-		return nil, nil
-	}
-	out := make([]history.Release, 0, len(chosen))
-	for _, t := range chosen {
-		c, err := extract.ResolveCommit(o.Repo, t.Name)
-		if err != nil {
-			return nil, fmt.Errorf("release tag %s: %w", t.Name, err)
-		}
-		out = append(out, history.Release{Name: t.Name, Commit: c.Hash})
-	}
-	return out, nil
 }
 
 // expectAllError names the record ids a definition with expect: all gives
