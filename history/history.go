@@ -136,12 +136,12 @@ func Log(repo *git.Repository, q Query) (*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	commits, trees, err := walkRange(repo, q.To, q.From)
+	nodes, read, err := walkRange(repo, q.To, q.From)
 	if err != nil {
 		return nil, err
 	}
 	w := newWalker(repo, x, q)
-	w.trees = trees
+	w.commits = read
 	h := &History{ID: q.ID, Title: q.Definition.Title}
 	// The inputs compared include every path a record was found at. A
 	// path first seen during a walk may have changed at a commit the walk
@@ -150,7 +150,7 @@ func Log(repo *git.Repository, q Query) (*History, error) {
 	for {
 		h.Stats.Passes++
 		known := len(w.extra)
-		entries, stats, err := w.walk(commits)
+		entries, stats, err := w.walk(nodes)
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +168,7 @@ func Log(repo *git.Repository, q Query) (*History, error) {
 				since = e.Date
 			}
 		}
-		first, err := firstReleases(repo, q.Releases, since)
+		first, err := firstReleases(repo, read, q.Releases, since)
 		if err != nil {
 			return nil, err
 		}
@@ -201,8 +201,8 @@ type walker struct {
 	paths []string
 	extra map[string]bool
 	keys  map[plumbing.Hash]*inputs
-	// trees are the root trees of the commits walked and their parents.
-	trees map[plumbing.Hash]plumbing.Hash
+	// commits are the commits of the range and their parents.
+	commits commits
 	// dirs remembers tree lookups (see lookup).
 	dirs map[treeName]object.TreeEntry
 	// states holds the records of the last commits located, bounded.

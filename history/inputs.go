@@ -1,9 +1,11 @@
 package history
 
 import (
+	"bytes"
 	"container/heap"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -57,14 +59,11 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 		// Compared with an empty tree: listed when the record is located.
 		return filesChanged, nil
 	}
-	ptree, ok := w.trees[n.parent]
-	if !ok {
-		pc, err := w.repo.CommitObject(n.parent)
-		if err != nil {
-			return 0, fmt.Errorf("read commit %s (parent of %s): %w; log needs the whole history", n.parent, n.hash, err)
-		}
-		ptree = pc.TreeHash
+	pc, err := w.commits.get(w.repo, n.parent)
+	if err != nil {
+		return 0, err
 	}
+	ptree := pc.tree
 	par, err := w.inputs(n.parent, ptree)
 	if err != nil {
 		return 0, err
@@ -144,22 +143,12 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 		k := treeName{cur, name}
 		e, ok := w.dirs[k]
 		if !ok {
-			tree, err := w.repo.TreeObject(cur)
-			if err != nil {
+			var err error
+			if e, err = findInTree(w.repo, cur, name); err != nil {
 				return object.TreeEntry{}, false, err
-			}
-			var found *object.TreeEntry
-			for j := range tree.Entries {
-				if tree.Entries[j].Name == name {
-					found = &tree.Entries[j]
-					break
-				}
 			}
 			if len(w.dirs) >= maxLookups {
 				clear(w.dirs)
-			}
-			if found != nil {
-				e = *found
 			}
 			w.dirs[k] = e
 		}
@@ -176,6 +165,47 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 	}
 	return object.TreeEntry{}, false, nil
 }
+
+// findInTree returns the entry name of tree t, a zero entry when there is
+// none. It scans the tree's encoding (mode SP name NUL 20-byte id, for each
+// entry) rather than decoding every entry: a walk looks up one name in
+// thousands of trees.
+func findInTree(repo *git.Repository, t plumbing.Hash, name string) (object.TreeEntry, error) {
+	obj, err := repo.Storer.EncodedObject(plumbing.TreeObject, t)
+	if err != nil {
+		return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	data, err := io.ReadAll(rd)
+	rd.Close()
+	if err != nil {
+		return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || nul+1+hashLen > len(data) {
+			return object.TreeEntry{}, fmt.Errorf("read tree %s: malformed entry", t)
+		}
+		if string(data[sp+1:nul]) == name {
+			mode, err := filemode.New(string(data[:sp]))
+			if err != nil {
+				return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
+			}
+			var h plumbing.Hash
+			copy(h[:], data[nul+1:nul+1+hashLen])
+			return object.TreeEntry{Name: name, Mode: mode, Hash: h}, nil
+		}
+		data = data[nul+1+hashLen:]
+	}
+	return object.TreeEntry{}, nil
+}
+
+// hashLen is the length of an object id in a tree entry (SHA-1).
+const hashLen = 20
 
 // sourcesDiffer reports whether any .ts/.tsx file differs between two
 // trees (the inputs of the tree search). Subtrees with equal ids are not
@@ -209,14 +239,14 @@ func sourcesDiffer(repo *git.Repository, a, b plumbing.Hash) (bool, error) {
 // As in git's revision walk, the commits reachable from from are marked
 // in the same queue, and the walk ends once only marked commits are left
 // in it, so the history behind from is not read.
-func walkRange(repo *git.Repository, to, from *object.Commit) ([]node, map[plumbing.Hash]plumbing.Hash, error) {
-	trees := map[plumbing.Hash]plumbing.Hash{}
+func walkRange(repo *git.Repository, to, from *object.Commit) ([]node, commits, error) {
+	trees := commits{}
 	excluded := map[plumbing.Hash]bool{}
 	seen := map[plumbing.Hash]bool{}
 	q := &commitQueue{}
 	push := func(c *object.Commit) {
 		seen[c.Hash] = true
-		trees[c.Hash] = c.TreeHash
+		trees[c.Hash] = commitInfo{tree: c.TreeHash, parents: c.ParentHashes, when: c.Committer.When}
 		q.add(c)
 	}
 	if from != nil {
@@ -264,22 +294,45 @@ func (q *commitQueue) allExcluded(excluded map[plumbing.Hash]bool) bool {
 	return true
 }
 
+// commitInfo is what walks need of a commit.
+type commitInfo struct {
+	tree    plumbing.Hash
+	parents []plumbing.Hash
+	when    time.Time
+}
+
+// commits holds the commits a walk read, so a later walk over the same
+// commits does not decode them again.
+type commits map[plumbing.Hash]commitInfo
+
+// get returns what h holds, reading the commit when it is not held.
+func (cs commits) get(repo *git.Repository, h plumbing.Hash) (commitInfo, error) {
+	if ci, ok := cs[h]; ok {
+		return ci, nil
+	}
+	c, err := repo.CommitObject(h)
+	if err != nil {
+		return commitInfo{}, fmt.Errorf("read commit %s: %w; log needs the whole history", h, err)
+	}
+	return commitInfo{tree: c.TreeHash, parents: c.ParentHashes, when: c.Committer.When}, nil
+}
+
 // ancestors calls visit on start and every commit reachable from it, each
 // once; visit returning false stops the walk below that commit.
-func ancestors(repo *git.Repository, start plumbing.Hash, visit func(*object.Commit) bool) error {
+func ancestors(repo *git.Repository, cs commits, start plumbing.Hash, visit func(plumbing.Hash, commitInfo) bool) error {
 	stack := []plumbing.Hash{start}
 	seen := map[plumbing.Hash]bool{start: true}
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		c, err := repo.CommitObject(h)
+		ci, err := cs.get(repo, h)
 		if err != nil {
-			return fmt.Errorf("read commit %s: %w; log needs the whole history", h, err)
+			return err
 		}
-		if !visit(c) {
+		if !visit(h, ci) {
 			continue
 		}
-		for _, p := range c.ParentHashes {
+		for _, p := range ci.parents {
 			if !seen[p] {
 				seen[p] = true
 				stack = append(stack, p)
@@ -334,18 +387,18 @@ const releaseSlop = 24 * time.Hour
 // commits an older release already holds (every ancestor of such a commit
 // is held too) and at commits older than since by more than releaseSlop,
 // which cannot be ancestors of the commits asked about.
-func firstReleases(repo *git.Repository, releases []Release, since time.Time) (func(plumbing.Hash) string, error) {
+func firstReleases(repo *git.Repository, cs commits, releases []Release, since time.Time) (func(plumbing.Hash) string, error) {
 	cutoff := since.Add(-releaseSlop)
 	first := map[plumbing.Hash]int{}
 	for i, r := range releases {
 		if _, ok := first[r.Commit]; ok {
 			continue
 		}
-		err := ancestors(repo, r.Commit, func(c *object.Commit) bool {
-			if _, ok := first[c.Hash]; ok || c.Committer.When.Before(cutoff) {
+		err := ancestors(repo, cs, r.Commit, func(h plumbing.Hash, c commitInfo) bool {
+			if _, ok := first[h]; ok || c.when.Before(cutoff) {
 				return false
 			}
-			first[c.Hash] = i
+			first[h] = i
 			return true
 		})
 		if err != nil {
