@@ -347,3 +347,28 @@ func TestLogMarkdownEscapes(t *testing.T) {
 		t.Errorf("subject not shown escaped:\n%s", md)
 	}
 }
+
+// When the definition's files are gone, the record comes from the tree
+// search, whose inputs are every .ts file: a copy of the code appearing
+// elsewhere makes the finding ambiguous though the file it was found in
+// did not change.
+func TestLogTreeSearchInputs(t *testing.T) {
+	r := newFixtureRepo(t)
+	r.commit("add", map[string]string{"src/session/system.ts": system(0, "gpt")})
+	r.commit("move", map[string]string{"lib/a/system.ts": system(0, "gpt")})
+	r.commit("readme", map[string]string{"lib/a/system.ts": system(0, "gpt"), "README.md": "x\n"})
+	r.commit("copy", map[string]string{"lib/a/system.ts": system(0, "gpt"), "lib/b/system.ts": system(0, "gpt"), "README.md": "x\n"})
+	r.commit("unrelated ts", map[string]string{"lib/a/system.ts": system(0, "gpt"), "lib/b/system.ts": system(0, "gpt"), "README.md": "x\n", "lib/c.ts": "export const c = 1\n"})
+	h, err := Log(r.repo, Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("unrelated ts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range h.Entries {
+		got = append(got, e.Subject+" "+e.Kind+" "+status(e.New))
+	}
+	want := []string{"copy disappeared ambiguous", "move moved located", "add appeared located"}
+	if !slices.Equal(got, want) {
+		t.Errorf("log: %q, want %q", got, want)
+	}
+}
