@@ -12,9 +12,9 @@
 #   git   git log -p $FROM..$TO -- <the finding's file>
 #
 # and prints wall time, CPU time (user+sys), peak RSS and the ratios. With
-# ALL=1 it then times `keyfindings log` for every record of the catalog
-# at $TO over the whole history reachable from it, one run each, from one
-# empty cache directory, and prints the total and the largest peak RSS.
+# ALL=1 it then times one `keyfindings log` of every record of the catalog
+# at $TO over the whole history reachable from it, from an empty cache
+# directory (a build of $TO first, untimed, names the records).
 # Needs go, git and GNU time (/usr/bin/time). Everything it writes goes to
 # one scratch directory, removed on exit.
 set -euo pipefail
@@ -80,12 +80,10 @@ if [[ ${ALL:-} == 1 ]]; then
 	rm -rf "$scratch/cache" "$scratch/site"
 	KEYFINDINGS_CACHE=$scratch/cache "$kf" build --repo "$repo" --ref "$to" --out "$scratch/site" --quiet
 	ids=$(sed -n 's/^      "id": "\(.*\)",$/\1/p' "$scratch/site/findings.json")
-	: >"$scratch/times"
-	start=$(date +%s.%N)
-	for r in $ids; do
-		KEYFINDINGS_CACHE=$scratch/cache timed "$r" "$kf" log "$r" --repo "$repo" --to "$to" --format json
-	done
-	end=$(date +%s.%N)
-	awk -v s="$start" -v e="$end" '{ cpu += $3; if ($4 > rss) rss = $4; n++ } END { printf "all %d records over the whole history: %.1f s wall, %.1f s CPU, peak RSS %d MiB\n", n, e - s, cpu, rss / 1024 }' "$scratch/times"
-	sort -k2 -n -r "$scratch/times" | head -5 | awk '{ printf "  slowest: %s %.1f s\n", $1, $2 }'
+	rm -rf "$scratch/cache"
+	# shellcheck disable=SC2086
+	KEYFINDINGS_CACHE=$scratch/cache /usr/bin/time -f '%e %U %S %M' -o "$scratch/t" "$kf" log $ids --repo "$repo" --to "$to" --format json >"$scratch/all.json"
+	n=$(wc -w <<<"$ids")
+	entries=$(grep -c '^    "commit":' "$scratch/all.json" || true)
+	awk -v n="$n" -v e="$entries" '{ printf "all %d records over the whole history (%d entries): %.1f s wall, %.1f s CPU, peak RSS %d MiB\n", n, e, $1, $2 + $3, $4 / 1024 }' "$scratch/t"
 fi

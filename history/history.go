@@ -129,20 +129,72 @@ var ErrShallow = errors.New("the repository is a shallow copy, without the histo
 // the commits reachable from q.To and not from q.From at which the
 // record q.ID differs from the record at the commit's first parent.
 func Log(repo *git.Repository, q Query) (*History, error) {
-	if s, err := repo.Storer.Shallow(); err == nil && len(s) > 0 {
-		return nil, ErrShallow
-	}
-	x, err := extract.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{q.Definition}}, extract.CompileOptions{CacheDir: q.CacheDir})
+	hs, err := LogEach(repo, q, []Finding{{ID: q.ID, Definition: q.Definition}})
 	if err != nil {
 		return nil, err
+	}
+	return hs[0], nil
+}
+
+// Finding names one record to follow: its id and the definition that
+// produces it.
+type Finding struct {
+	ID         string
+	Definition *findings.Definition
+}
+
+// LogEach is Log for each of several records over the range of q (its ID
+// and Definition are not used). The commits of the range are read once,
+// and the lookups of paths in their trees are shared.
+func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
+	if s, err := repo.Storer.Shallow(); err == nil && len(s) > 0 {
+		return nil, ErrShallow
 	}
 	nodes, read, err := walkRange(repo, q.To, q.From)
 	if err != nil {
 		return nil, err
 	}
-	w := newWalker(repo, x, q)
-	w.commits = read
-	h := &History{ID: q.ID, Title: q.Definition.Title}
+	dirs := map[treeName]object.TreeEntry{}
+	var out []*History
+	var since time.Time
+	for _, f := range fs {
+		fq := q
+		fq.ID, fq.Definition = f.ID, f.Definition
+		x, err := extract.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{f.Definition}}, extract.CompileOptions{CacheDir: q.CacheDir})
+		if err != nil {
+			return nil, err
+		}
+		w := newWalker(repo, x, fq)
+		w.commits, w.dirs = read, dirs
+		h, err := w.history(nodes)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range h.Entries {
+			if since.IsZero() || e.Date.Before(since) {
+				since = e.Date
+			}
+		}
+		out = append(out, h)
+	}
+	if since.IsZero() {
+		return out, nil
+	}
+	first, err := firstReleases(repo, read, q.Releases, since)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range out {
+		for _, e := range h.Entries {
+			e.Release = first(plumbing.NewHash(e.Commit))
+		}
+	}
+	return out, nil
+}
+
+// history walks the range for the walker's record.
+func (w *walker) history(nodes []node) (*History, error) {
+	h := &History{ID: w.q.ID, Title: w.q.Definition.Title}
 	// The inputs compared include every path a record was found at. A
 	// path first seen during a walk may have changed at a commit the walk
 	// already passed, so the walk is repeated until no new path turns up
@@ -157,26 +209,10 @@ func Log(repo *git.Repository, q Query) (*History, error) {
 		h.Entries = entries
 		h.Stats.Commits, h.Stats.Compared = stats.Commits, stats.Compared
 		if len(w.extra) == known {
-			break
+			return h, nil
 		}
 		w.keys = map[plumbing.Hash]*inputs{}
 	}
-	if len(h.Entries) > 0 {
-		since := h.Entries[0].Date
-		for _, e := range h.Entries {
-			if e.Date.Before(since) {
-				since = e.Date
-			}
-		}
-		first, err := firstReleases(repo, read, q.Releases, since)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range h.Entries {
-			e.Release = first(plumbing.NewHash(e.Commit))
-		}
-	}
-	return h, nil
 }
 
 // node is one commit of the range: what the walk needs of it.
@@ -219,7 +255,6 @@ func newWalker(repo *git.Repository, x *extract.Extractor, q Query) *walker {
 		paths:  append([]string{q.Definition.Path}, q.Definition.Candidates...),
 		extra:  map[string]bool{},
 		keys:   map[plumbing.Hash]*inputs{},
-		dirs:   map[treeName]object.TreeEntry{},
 		states: map[plumbing.Hash]*state{},
 	}
 }

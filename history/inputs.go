@@ -74,7 +74,7 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 	if !cur.absent || n.tree == ptree {
 		return unchangedInputs, nil
 	}
-	changed, err := sourcesDiffer(w.repo, ptree, n.tree)
+	changed, err := w.sourcesDiffer(ptree, n.tree)
 	if err != nil {
 		return 0, err
 	}
@@ -171,18 +171,9 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 // entry) rather than decoding every entry: a walk looks up one name in
 // thousands of trees.
 func findInTree(repo *git.Repository, t plumbing.Hash, name string) (object.TreeEntry, error) {
-	obj, err := repo.Storer.EncodedObject(plumbing.TreeObject, t)
+	data, err := rawTree(repo, t)
 	if err != nil {
-		return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
-	}
-	data, err := io.ReadAll(rd)
-	rd.Close()
-	if err != nil {
-		return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
+		return object.TreeEntry{}, err
 	}
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
@@ -207,30 +198,138 @@ func findInTree(repo *git.Repository, t plumbing.Hash, name string) (object.Tree
 // hashLen is the length of an object id in a tree entry (SHA-1).
 const hashLen = 20
 
-// sourcesDiffer reports whether any .ts/.tsx file differs between two
-// trees (the inputs of the tree search). Subtrees with equal ids are not
-// read.
-func sourcesDiffer(repo *git.Repository, a, b plumbing.Hash) (bool, error) {
-	ta, err := repo.TreeObject(a)
+// sourcesDiffer reports whether the tree search's inputs differ between
+// two trees: a .ts/.tsx file added, removed or changed whose bytes, on
+// either side, hold the query's anchors (the search parses no other
+// file). Only subtrees whose ids differ are read (as git diff-tree does);
+// each blob is tested once over the run.
+func (w *walker) sourcesDiffer(a, b plumbing.Hash) (bool, error) {
+	if a == b {
+		return false, nil
+	}
+	ea, err := w.treeEntries(a)
 	if err != nil {
 		return false, err
 	}
-	tb, err := repo.TreeObject(b)
+	eb, err := w.treeEntries(b)
 	if err != nil {
 		return false, err
 	}
-	changes, err := object.DiffTree(ta, tb)
-	if err != nil {
-		return false, fmt.Errorf("compare trees %s and %s: %w", a, b, err)
+	old := make(map[string]object.TreeEntry, len(ea))
+	for _, e := range ea {
+		old[e.Name] = e
 	}
-	for _, c := range changes {
-		for _, name := range []string{c.From.Name, c.To.Name} {
-			if strings.HasSuffix(name, ".ts") || strings.HasSuffix(name, ".tsx") {
-				return true, nil
-			}
+	for _, n := range eb {
+		o := old[n.Name]
+		delete(old, n.Name)
+		if o.Hash == n.Hash && o.Mode == n.Mode {
+			continue
+		}
+		if changed, err := w.entryDiffers(o, n); changed || err != nil {
+			return changed, err
+		}
+	}
+	for _, o := range old {
+		if changed, err := w.entryDiffers(o, object.TreeEntry{}); changed || err != nil {
+			return changed, err
 		}
 	}
 	return false, nil
+}
+
+// entryDiffers is sourcesDiffer for one name whose entries differ (a zero
+// entry where the name is absent).
+func (w *walker) entryDiffers(o, n object.TreeEntry) (bool, error) {
+	dir := func(e object.TreeEntry) plumbing.Hash {
+		if e.Mode == filemode.Dir {
+			return e.Hash
+		}
+		return plumbing.ZeroHash
+	}
+	if o.Mode == filemode.Dir || n.Mode == filemode.Dir {
+		if changed, err := w.sourcesDiffer(dir(o), dir(n)); changed || err != nil {
+			return changed, err
+		}
+	}
+	for _, e := range []object.TreeEntry{o, n} {
+		if e.Mode != filemode.Regular && e.Mode != filemode.Executable && e.Mode != filemode.Deprecated {
+			// Directories are compared above; the search skips links.
+			continue
+		}
+		if !strings.HasSuffix(e.Name, ".ts") && !strings.HasSuffix(e.Name, ".tsx") {
+			continue
+		}
+		held, err := w.x.SearchConsiders(w.q.Definition.ID, e.Hash.String(), func() ([]byte, error) { return w.readBlob(e.Hash) })
+		if held || err != nil {
+			return held, err
+		}
+	}
+	return false, nil
+}
+
+// treeEntries lists tree t's entries from its encoding; none for the zero
+// id.
+func (w *walker) treeEntries(t plumbing.Hash) ([]object.TreeEntry, error) {
+	if t.IsZero() {
+		return nil, nil
+	}
+	data, err := rawTree(w.repo, t)
+	if err != nil {
+		return nil, err
+	}
+	var out []object.TreeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || nul+1+hashLen > len(data) {
+			return nil, fmt.Errorf("read tree %s: malformed entry", t)
+		}
+		mode, err := filemode.New(string(data[:sp]))
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", t, err)
+		}
+		e := object.TreeEntry{Name: string(data[sp+1 : nul]), Mode: mode}
+		copy(e.Hash[:], data[nul+1:nul+1+hashLen])
+		out = append(out, e)
+		data = data[nul+1+hashLen:]
+	}
+	return out, nil
+}
+
+// rawTree returns the encoding of tree t.
+func rawTree(repo *git.Repository, t plumbing.Hash) ([]byte, error) {
+	obj, err := repo.Storer.EncodedObject(plumbing.TreeObject, t)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	return data, nil
+}
+
+// readBlob reads a blob for SearchConsiders; one over extract.MaxBlobSize
+// reads as empty, since the search skips it too.
+func (w *walker) readBlob(h plumbing.Hash) ([]byte, error) {
+	b, err := w.repo.BlobObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	if b.Size > extract.MaxBlobSize {
+		return nil, nil
+	}
+	r, err := b.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	defer r.Close()
+	return io.ReadAll(r)
 }
 
 // walkRange lists the commits reachable from to and not from from (nil:

@@ -200,6 +200,7 @@ func mdCite(doc *findings.Document, r *findings.Record) string {
 // Entries as JSON.
 type (
 	entryJSON struct {
+		ID      string          `json:"id"`
 		Commit  string          `json:"commit"`
 		Parent  *string         `json:"parent"`
 		Date    string          `json:"date"`
@@ -252,30 +253,57 @@ func side(doc *findings.Document, r *findings.Record) *sideJSON {
 // MarshalIndent encodes the entries as an array, newest first, indented,
 // with a trailing newline.
 func (h *History) MarshalIndent() ([]byte, error) {
+	return Histories{h}.MarshalIndent()
+}
+
+// Histories are the histories of several records (LogEach), written one
+// after another.
+type Histories []*History
+
+// WriteText writes each history as History.WriteText does, under a
+// "==> id <==" line when there are several.
+func (hs Histories) WriteText(w io.Writer) error {
+	for i, h := range hs {
+		if len(hs) > 1 {
+			sep := ""
+			if i > 0 {
+				sep = "\n"
+			}
+			if _, err := fmt.Fprintf(w, "%s==> %s <==\n", sep, h.ID); err != nil {
+				return err
+			}
+		}
+		if err := h.WriteText(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteMarkdown writes each history as History.WriteMarkdown does.
+func (hs Histories) WriteMarkdown(w io.Writer, webURL string) error {
+	for i, h := range hs {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := h.WriteMarkdown(w, webURL); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalIndent encodes the entries of every history as one array (each
+// entry names its record in "id"), in the order of the histories and,
+// within each, newest first; indented, with a trailing newline.
+func (hs Histories) MarshalIndent() ([]byte, error) {
 	out := []entryJSON{}
-	for _, e := range h.Entries {
-		j := entryJSON{
-			Commit: e.Commit, Date: e.Date.Format("2006-01-02T15:04:05Z"),
-			Author: e.Author, Email: e.Email, Subject: e.Subject, Kind: e.Kind,
-			Status: status(e.New), Old: side(e.OldDoc, e.Old), New: side(e.NewDoc, e.New),
-			Facts: []factJSON{}, Hunks: e.Diff.Hunks, Note: e.Diff.Note,
+	for _, h := range hs {
+		for _, e := range h.Entries {
+			out = append(out, entryOf(h.ID, e))
 		}
-		if j.Hunks == nil {
-			j.Hunks = []findings.Hunk{}
-		}
-		if e.Parent != "" {
-			j.Parent = &e.Parent
-		}
-		if e.Release != "" {
-			j.Release = &e.Release
-		}
-		if located(e.New) {
-			j.Path, j.Lines, j.SHA256 = e.New.Path, e.New.Lines, e.New.SHA256
-		}
-		for _, fc := range e.Diff.Facts {
-			j.Facts = append(j.Facts, factJSON{Name: fc.Name, Old: fc.Old, New: fc.New, Items: fc.Items})
-		}
-		out = append(out, j)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -285,4 +313,29 @@ func (h *History) MarshalIndent() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+func entryOf(id string, e *Entry) entryJSON {
+	j := entryJSON{
+		ID: id, Commit: e.Commit, Date: e.Date.Format("2006-01-02T15:04:05Z"),
+		Author: e.Author, Email: e.Email, Subject: e.Subject, Kind: e.Kind,
+		Status: status(e.New), Old: side(e.OldDoc, e.Old), New: side(e.NewDoc, e.New),
+		Facts: []factJSON{}, Hunks: e.Diff.Hunks, Note: e.Diff.Note,
+	}
+	if j.Hunks == nil {
+		j.Hunks = []findings.Hunk{}
+	}
+	if e.Parent != "" {
+		j.Parent = &e.Parent
+	}
+	if e.Release != "" {
+		j.Release = &e.Release
+	}
+	if located(e.New) {
+		j.Path, j.Lines, j.SHA256 = e.New.Path, e.New.Lines, e.New.SHA256
+	}
+	for _, fc := range e.Diff.Facts {
+		j.Facts = append(j.Facts, factJSON{Name: fc.Name, Old: fc.Old, New: fc.New, Items: fc.Items})
+	}
+	return j
 }

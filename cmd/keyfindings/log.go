@@ -17,7 +17,7 @@ import (
 
 func runLog(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("log", stderr)
-	fs.Usage = commandUsage(fs, "keyfindings log [flags] ID",
+	fs.Usage = commandUsage(fs, "keyfindings log [flags] ID [ID...]",
 		"Lists, newest first, the commits reachable from --to and not from --from at which finding ID's record changed against the commit's first parent: "+
 			"its cited bytes (changed), its facts (facts), its file (moved), or whether it is located (appeared, disappeared; status for missing ↔ ambiguous). "+
 			"A commit that only shifts the cited lines is not listed. Each entry names the first release tag that contains the commit.")
@@ -31,22 +31,25 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(rest) != 1 {
-		return usagef("want one finding id, got %d arguments (usage: keyfindings log ID [--from REF] [--to REF])", len(rest))
+	if len(rest) == 0 {
+		return usagef("want a finding id (usage: keyfindings log ID [ID...] [--from REF] [--to REF])")
 	}
 	switch *format {
 	case "text", "md", "json":
 	default:
 		return usagef("--format %q: want text, md or json", *format)
 	}
-	id := rest[0]
 	cat, err := src.definitions()
 	if err != nil {
 		return err
 	}
-	def := history.FindDefinition(cat, id)
-	if def == nil {
-		return fmt.Errorf("no finding %q; `keyfindings list` shows the definition ids (a definition with expect: all gives <id>-<key> records)", id)
+	var follow []history.Finding
+	for _, id := range rest {
+		def := history.FindDefinition(cat, id)
+		if def == nil {
+			return fmt.Errorf("no finding %q; `keyfindings list` shows the definition ids (a definition with expect: all gives <id>-<key> records)", id)
+		}
+		follow = append(follow, history.Finding{ID: id, Definition: def})
 	}
 	ctx := context.Background()
 	o, err := src.open(ctx, stderr)
@@ -57,17 +60,19 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	if o.Kind == extract.KindDir {
 		return fmt.Errorf("--repo %s is a plain directory, which has no history; point --repo at a git repository", src.repo)
 	}
-	q := history.Query{ID: id, Definition: def, AllCommits: *all, Repo: o.WebURL, WebURL: o.WebURL, CacheDir: src.extractCache()}
+	q := history.Query{AllCommits: *all, Repo: o.WebURL, WebURL: o.WebURL, CacheDir: src.extractCache()}
 	if q.To, q.From, err = logRange(ctx, o, *from, *to); err != nil {
 		return err
 	}
-	if def.Expect == findings.ExpectAll && id == def.ID {
-		return expectAllError(o, def, q.To)
+	for _, f := range follow {
+		if f.Definition.Expect == findings.ExpectAll && f.ID == f.Definition.ID {
+			return expectAllError(o, f.Definition, q.To)
+		}
 	}
 	if q.Releases, err = history.Releases(o.Repo); err != nil {
 		return err
 	}
-	h, err := history.Log(o.Repo, q)
+	hs, err := history.LogEach(o.Repo, q, follow)
 	if errors.Is(err, history.ErrShallow) {
 		return fmt.Errorf("%v; pass --repo PATH to a full clone", err)
 	}
@@ -76,11 +81,11 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	}
 	switch *format {
 	case "text":
-		return h.WriteText(stdout)
+		return history.Histories(hs).WriteText(stdout)
 	case "md":
-		return h.WriteMarkdown(stdout, o.WebURL)
+		return history.Histories(hs).WriteMarkdown(stdout, o.WebURL)
 	}
-	data, err := h.MarshalIndent()
+	data, err := history.Histories(hs).MarshalIndent()
 	if err != nil {
 		return err
 	}

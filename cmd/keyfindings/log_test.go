@@ -51,6 +51,10 @@ func TestLogCommand(t *testing.T) {
 			t.Errorf("log %v: %q, want %q", c.args, got, c.want)
 		}
 	}
+	// Several records at once: one array, each entry naming its record.
+	if got := strings.Join(logEntries(t, f, "legacy-hook", "output-limit"), "|"); got != "disappeared fixture v0.2.0 v0.2.0|appeared fixture v0.1.0 v0.1.0|changed fixture v0.2.0 v0.2.0|appeared fixture v0.1.0 v0.1.0" {
+		t.Errorf("log legacy-hook output-limit: %q", got)
+	}
 	out, stderr, code := kf(append([]string{"log", "output-limit"}, f.src()...)...)
 	if code != 0 || !strings.HasPrefix(out, "commit "+f.commits[1]+"\n") || !strings.Contains(out, "Release: v0.2.0\n") {
 		t.Errorf("log text: exit %d, stderr %q\n%s", code, stderr, out)
@@ -67,7 +71,7 @@ func TestLogCommandErrors(t *testing.T) {
 		{append([]string{"log", "tool-ids"}, f.src()...), 2, "give one record id: tool-ids-bash, tool-ids-grep"},
 		{append([]string{"log", "no-such"}, f.src()...), 1, `no finding "no-such"`},
 		{append([]string{"log", "output-limit", "--format", "yaml"}, f.src()...), 2, "--format"},
-		{append([]string{"log"}, f.src()...), 2, "want one finding id"},
+		{append([]string{"log"}, f.src()...), 2, "want a finding id"},
 		{append([]string{"log", "output-limit", "--from", "v9.9.9"}, f.src()...), 1, "--from"},
 		{[]string{"log", "output-limit", "--repo", t.TempDir(), "--defs", fixtureDefs}, 1, "plain directory"},
 	} {
