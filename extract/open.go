@@ -222,6 +222,11 @@ func githubWebURL(s string) (string, bool) {
 
 // Close releases the cache lock, if any.
 func (o *Opened) Close() error {
+	if o.Repo != nil {
+		if st, ok := o.Repo.Storer.(*filesystem.Storage); ok {
+			st.Close()
+		}
+	}
 	if o.cache != nil {
 		return o.cache.unlock()
 	}
@@ -393,6 +398,9 @@ func countCommitsWithPrefix(repo *git.Repository, prefix string) (int, error) {
 // run and the parse cache keeps what is reused.
 const objectCacheSize = 16 * cache.MiByte
 
+// maxOpenPacks bounds the pack files a repository keeps open.
+const maxOpenPacks = 8
+
 // withSmallCache reopens r's object storage with a smaller object cache.
 // The work tree is dropped: keyfindings reads git objects only. Alternate
 // object directories (objects/info/alternates, as `git clone --shared`
@@ -402,6 +410,9 @@ func withSmallCache(r *git.Repository) (*git.Repository, error) {
 	if !ok {
 		return r, nil
 	}
-	opts := filesystem.Options{AlternatesFS: osfs.New("/")}
+	// A few pack files stay open between reads: without it go-git opens
+	// and closes the pack for every object, which dominates a walk over
+	// thousands of commits (keyfindings log). Close releases them.
+	opts := filesystem.Options{AlternatesFS: osfs.New("/"), MaxOpenDescriptors: maxOpenPacks}
 	return git.Open(filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize), opts), nil)
 }

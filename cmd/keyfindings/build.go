@@ -63,13 +63,7 @@ func (s *sourceFlags) registerDefs(fs *flag.FlagSet) {
 // catalog loads the definitions and compiles their queries, before any
 // source is read.
 func (s *sourceFlags) catalog() (*findings.Catalog, *extract.Extractor, error) {
-	var cat *findings.Catalog
-	var err error
-	if s.defs != "" {
-		cat, err = findings.Load(os.DirFS(s.defs), s.defs)
-	} else {
-		cat, err = findings.Embedded()
-	}
+	cat, err := s.definitions()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,6 +72,15 @@ func (s *sourceFlags) catalog() (*findings.Catalog, *extract.Extractor, error) {
 		return nil, nil, err
 	}
 	return cat, x, nil
+}
+
+// definitions loads and validates the definitions (--defs, else the
+// built-in catalog) without compiling their queries.
+func (s *sourceFlags) definitions() (*findings.Catalog, error) {
+	if s.defs != "" {
+		return findings.Load(os.DirFS(s.defs), s.defs)
+	}
+	return findings.Embedded()
 }
 
 // extractCache is where located records are kept between runs: extract/

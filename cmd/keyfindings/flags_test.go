@@ -23,6 +23,7 @@ func TestHelpListsOnlyUsedFlags(t *testing.T) {
 		"serve":    {"addr", "out"},
 		"review":   append([]string{"accept", "defs", "ref"}, source...),
 		"route":    append([]string{"defs", "format", "provider", "ref", "web-url"}, source...),
+		"log":      append([]string{"all-commits", "defs", "format", "from", "to", "web-url"}, source...),
 	}
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
 	for _, c := range commands() {

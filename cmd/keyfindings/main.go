@@ -42,6 +42,7 @@ func commands() []command {
 		{"verify", "check citations (or a findings.json) against the source", runVerify},
 		{"serve", "serve a built site on a local address for a look", runServe},
 		{"route", "which prompt file, tools and token budget the extracted rules give a model", runRoute},
+		{"log", "list the commits at which one finding's record changed", runLog},
 		{"review", "list records whose facts differ from the reviewed ones; --accept records them", runReview},
 		{"version", "print the keyfindings version (also: keyfindings --version)", runVersion},
 	}

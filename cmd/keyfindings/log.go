@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/history"
+)
+
+func runLog(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("log", stderr)
+	fs.Usage = commandUsage(fs, "keyfindings log [flags] ID [ID...]",
+		"Lists, newest first, the commits reachable from --to and not from --from at which finding ID's record changed against the commit's first parent: "+
+			"its cited bytes (changed), its facts (facts), its file (moved), or whether it is located (appeared, disappeared; status for missing ↔ ambiguous). "+
+			"A commit that only shifts the cited lines is not listed. Each entry names the first release tag that contains the commit.")
+	var src sourceFlags
+	src.registerRepo(fs)
+	from := fs.String("from", "", "leave out the commits reachable from this ref (git log FROM..TO; default: none, the whole history)")
+	to := fs.String("to", "", "newest ref to walk from (default: the pin's ref when the repository holds that tag, else HEAD)")
+	all := fs.Bool("all-commits", false, "also list, as touched, the commits that changed a file the record is read from without changing the record")
+	format := fs.String("format", "text", "output format: text, md or json")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usagef("want a finding id (usage: keyfindings log ID [ID...] [--from REF] [--to REF])")
+	}
+	switch *format {
+	case "text", "md", "json":
+	default:
+		return usagef("--format %q: want text, md or json", *format)
+	}
+	cat, err := src.definitions()
+	if err != nil {
+		return err
+	}
+	var follow []history.Finding
+	for _, id := range rest {
+		def := history.FindDefinition(cat, id)
+		if def == nil {
+			return fmt.Errorf("no finding %q; `keyfindings list` shows the definition ids (a definition with expect: all gives <id>-<key> records)", id)
+		}
+		follow = append(follow, history.Finding{ID: id, Definition: def})
+	}
+	ctx := context.Background()
+	o, err := src.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	if o.Kind == extract.KindDir {
+		return fmt.Errorf("--repo %s is a plain directory, which has no history; point --repo at a git repository", src.repo)
+	}
+	q := history.Query{AllCommits: *all, Repo: o.WebURL, WebURL: o.WebURL, CacheDir: src.extractCache()}
+	if q.To, q.From, err = logRange(ctx, o, *from, *to); err != nil {
+		return err
+	}
+	for _, f := range follow {
+		if f.Definition.Expect == findings.ExpectAll && f.ID == f.Definition.ID {
+			return expectAllError(o, f.Definition, q.To)
+		}
+	}
+	if q.Releases, err = history.Releases(o.Repo); err != nil {
+		return err
+	}
+	hs, err := history.LogEach(o.Repo, q, follow)
+	if errors.Is(err, history.ErrShallow) {
+		return fmt.Errorf("%v; pass --repo PATH to a full clone", err)
+	}
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "text":
+		return history.Histories(hs).WriteText(stdout)
+	case "md":
+		return history.Histories(hs).WriteMarkdown(stdout, o.WebURL)
+	}
+	data, err := history.Histories(hs).MarshalIndent()
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(data)
+	return err
+}
+
+// logRange resolves --to (default: the pin's tag when the repository
+// holds it, else HEAD) and --from. A fetched source is fetched in full:
+// a log needs the whole history, not a shallow tag.
+func logRange(ctx context.Context, o *extract.Opened, from, to string) (*object.Commit, *object.Commit, error) {
+	if to == "" {
+		to = o.DefaultRef
+		if pin := findings.DefaultPin(); pin.Ref != "" {
+			if _, err := o.Repo.Reference(plumbing.NewTagReferenceName(pin.Ref), true); err == nil {
+				to = pin.Ref
+			}
+		}
+	}
+	if s, err := o.Repo.Storer.Shallow(); err == nil && len(s) > 0 {
+		// A fetched pin or tag is shallow; "HEAD" fetches every branch
+		// and tag in full, starting the cache entry afresh.
+		if err := o.Ensure(ctx, "HEAD"); err != nil {
+			return nil, nil, err
+		}
+	}
+	at, err := o.At(to)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--to: %w", err)
+	}
+	toCommit, err := o.Repo.CommitObject(plumbing.NewHash(at.Commit))
+	if err != nil {
+		return nil, nil, fmt.Errorf("--to %s: %w", to, err)
+	}
+	if from == "" {
+		return toCommit, nil, nil
+	}
+	if err := o.Ensure(ctx, from); err != nil {
+		return nil, nil, err
+	}
+	fromCommit, err := extract.ResolveCommit(o.Repo, from)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--from: %w", err)
+	}
+	return toCommit, fromCommit, nil
+}
+
+// expectAllError names the record ids a definition with expect: all gives
+// at --to, since log follows one record.
+func expectAllError(o *extract.Opened, def *findings.Definition, to *object.Commit) error {
+	snap, err := extract.NewGitSnapshot(o.Repo, to)
+	if err != nil {
+		return err
+	}
+	x, err := extract.Compile(&findings.Catalog{Definitions: []*findings.Definition{def}})
+	if err != nil {
+		return err
+	}
+	res, err := x.Extract(snap, extract.Meta{})
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for _, r := range res.Document.Findings {
+		if r.ID != def.ID {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return usagef("finding %s has one record per match (expect: all) and none at %s; give a record id <id>-<key>", def.ID, to.Hash.String()[:findings.ShortCommitLen])
+	}
+	return usagef("finding %s has one record per match (expect: all); give one record id: %s", def.ID, strings.Join(ids, ", "))
+}

@@ -1,0 +1,379 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// fixtureRepo is a repository a test builds commit by commit with go-git:
+// each commit states the whole tree it holds and its parents.
+type fixtureRepo struct {
+	t     *testing.T
+	dir   string
+	repo  *git.Repository
+	wt    *git.Worktree
+	when  time.Time
+	files map[string]string
+	// ids names commits by subject.
+	ids map[string]plumbing.Hash
+}
+
+func newFixtureRepo(t *testing.T) *fixtureRepo {
+	t.Helper()
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixtureRepo{t: t, dir: dir, repo: r, wt: wt, when: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), files: map[string]string{}, ids: map[string]plumbing.Hash{}}
+}
+
+// commit makes a commit whose tree is files, with the given parents
+// (none: HEAD), one hour after the previous commit.
+func (r *fixtureRepo) commit(subject string, files map[string]string, parents ...string) {
+	r.t.Helper()
+	for p := range r.files {
+		if _, ok := files[p]; !ok {
+			if _, err := r.wt.Remove(p); err != nil {
+				r.t.Fatal(err)
+			}
+		}
+	}
+	for p, text := range files {
+		full := filepath.Join(r.dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.files = files
+	if err := r.wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		r.t.Fatal(err)
+	}
+	r.when = r.when.Add(time.Hour)
+	sig := &object.Signature{Name: "Fixture", Email: "fixture@example.invalid", When: r.when}
+	opts := &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true}
+	for _, p := range parents {
+		opts.Parents = append(opts.Parents, r.ids[p])
+	}
+	h, err := r.wt.Commit(subject, opts)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.ids[subject] = h
+}
+
+func (r *fixtureRepo) tag(name, subject string) {
+	r.t.Helper()
+	sig := &object.Signature{Name: "Fixture", Email: "fixture@example.invalid", When: r.when}
+	if _, err := r.repo.CreateTag(name, r.ids[subject], &git.CreateTagOptions{Tagger: sig, Message: name}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *fixtureRepo) commitObject(subject string) *object.Commit {
+	r.t.Helper()
+	c, err := r.repo.CommitObject(r.ids[subject])
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return c
+}
+
+// The definition the fixtures follow: an exported function provider, with
+// the strings its includes() tests as a fact.
+const routeDef = `id: route
+page: prompts
+section: Routing
+title: Which prompt a model gets
+claim: provider picks the prompt.
+when: Always.
+path: src/session/system.ts
+query: |
+  (export_statement
+    declaration: (function_declaration
+      name: (identifier) @_name (#eq? @_name "provider")
+      body: (statement_block) @_body)) @finding
+facts:
+  - name: tests
+    in: _body
+    query: |
+      (call_expression
+        function: (member_expression property: (property_identifier) @_m (#eq? @_m "includes"))
+        arguments: (arguments . (string) @s))
+`
+
+func routeDefinition(t *testing.T) *findings.Definition {
+	t.Helper()
+	d, err := findings.Parse([]byte(routeDef), "route.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// system returns a system.ts whose provider function routes the given
+// ids, after pad blank lines.
+func system(pad int, ids ...string) string {
+	var b strings.Builder
+	b.WriteString("import { PROMPT } from \"./prompt\"\n")
+	b.WriteString(strings.Repeat("\n", pad))
+	b.WriteString("\nexport function provider(model: Model) {\n")
+	for _, id := range ids {
+		fmt.Fprintf(&b, "  if (model.id.includes(%q)) return [PROMPT]\n", id)
+	}
+	b.WriteString("  return [PROMPT]\n}\n\nexport function other() {\n  return 1\n}\n")
+	return b.String()
+}
+
+// arrow is the same routing in another shape (an arrow function), which
+// the definition's query does not match: an era change.
+const arrow = "export const provider = (model: Model) => [model.id.includes(\"gpt\") ? 1 : 2]\n"
+
+// buildHistory makes the fixture history, oldest first:
+//
+//	add system (v0.1.0) - readme - pad - add rule (v0.2.0) - move - arrow
+//	  ─┬─ side: function again ─────────────┐
+//	   └─ main: readme ─── merge side (v0.9.0) ─┬─ main: add rule ── merge side2 (v0.10.0) ── main: last rule
+//	                                             └─ side2: readme ──────┘
+func buildHistory(t *testing.T) *fixtureRepo {
+	r := newFixtureRepo(t)
+	other := "export const unrelated = 1\n"
+	r.commit("add system", map[string]string{"src/session/system.ts": system(0, "gpt"), "src/other.ts": other, "README.md": "a\n"})
+	r.tag("v0.1.0", "add system")
+	r.commit("readme", map[string]string{"src/session/system.ts": system(0, "gpt"), "src/other.ts": other, "README.md": "b\n"})
+	r.commit("pad", map[string]string{"src/session/system.ts": system(3, "gpt"), "src/other.ts": other, "README.md": "b\n"})
+	r.commit("add rule", map[string]string{"src/session/system.ts": system(3, "gpt", "claude"), "src/other.ts": other, "README.md": "b\n"})
+	r.tag("v0.2.0", "add rule")
+	r.commit("move", map[string]string{"lib/prompt/system.ts": system(3, "gpt", "claude"), "src/other.ts": other, "README.md": "b\n"})
+	r.commit("arrow", map[string]string{"lib/prompt/system.ts": arrow, "src/other.ts": other, "README.md": "b\n"})
+	r.commit("side: function again", map[string]string{"lib/prompt/system.ts": system(0, "gpt"), "src/other.ts": other, "README.md": "b\n"}, "arrow")
+	r.commit("main: readme", map[string]string{"lib/prompt/system.ts": arrow, "src/other.ts": other, "README.md": "c\n"}, "arrow")
+	merged := map[string]string{"lib/prompt/system.ts": system(0, "gpt"), "src/other.ts": other, "README.md": "c\n"}
+	r.commit("merge side", merged, "main: readme", "side: function again")
+	r.tag("v0.9.0", "merge side")
+	r.commit("side2: readme", map[string]string{"lib/prompt/system.ts": system(0, "gpt"), "src/other.ts": other, "README.md": "d\n"}, "merge side")
+	r.commit("main: add rule", map[string]string{"lib/prompt/system.ts": system(0, "gpt", "gemini"), "src/other.ts": other, "README.md": "c\n"}, "merge side")
+	r.commit("merge side2", map[string]string{"lib/prompt/system.ts": system(0, "gpt", "gemini"), "src/other.ts": other, "README.md": "d\n"}, "main: add rule", "side2: readme")
+	r.tag("v0.10.0", "merge side2")
+	r.commit("main: last rule", map[string]string{"lib/prompt/system.ts": system(0, "gpt", "gemini", "kimi"), "src/other.ts": other, "README.md": "d\n"}, "merge side2")
+	return r
+}
+
+func fixtureReleases(t *testing.T, r *fixtureRepo) []Release {
+	t.Helper()
+	rel, err := Releases(r.repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
+}
+
+// summary lists entries as "subject kind release".
+func summary(h *History) []string {
+	var out []string
+	for _, e := range h.Entries {
+		rel := e.Release
+		if rel == "" {
+			rel = "-"
+		}
+		out = append(out, e.Subject+" | "+e.Kind+" | "+rel)
+	}
+	return out
+}
+
+func TestLogFixture(t *testing.T) {
+	r := buildHistory(t)
+	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("main: last rule"), Releases: fixtureReleases(t, r), WebURL: "https://example.invalid/o", Repo: "https://example.invalid/o"}
+	h, err := Log(r.repo, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"main: last rule | changed | -",
+		"main: add rule | changed | v0.10.0",
+		"merge side | appeared | v0.9.0",
+		"side: function again | appeared | v0.9.0",
+		"arrow | disappeared | v0.9.0",
+		"move | moved | v0.9.0",
+		"add rule | changed | v0.2.0",
+		"add system | appeared | v0.1.0",
+	}
+	if got := summary(h); !slices.Equal(got, want) {
+		t.Errorf("log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Thirteen commits, of which only those whose inputs changed were
+	// compared: not the readme commits nor the merge of side2.
+	if h.Stats.Commits != 13 || h.Stats.Compared != 9 {
+		t.Errorf("walked %d commits, compared %d; want 13 and 9", h.Stats.Commits, h.Stats.Compared)
+	}
+	for _, e := range h.Entries {
+		if e.Subject == "move" {
+			if e.New.MovedFrom == nil || *e.New.MovedFrom != "src/session/system.ts" || *e.New.Path != "lib/prompt/system.ts" {
+				t.Errorf("move: record %+v, want lib/prompt/system.ts moved from src/session/system.ts", e.New)
+			}
+		}
+		if e.Subject == "add rule" {
+			if len(e.Diff.Hunks) != 1 || e.Diff.Hunks[0].OldStart != 6 || len(e.Diff.Facts) != 1 || e.Diff.Facts[0].Name != "tests" {
+				t.Errorf("add rule: hunks %+v facts %+v, want one hunk from line 6 and the tests fact", e.Diff.Hunks, e.Diff.Facts)
+			}
+		}
+	}
+}
+
+func TestLogAllCommits(t *testing.T) {
+	r := buildHistory(t)
+	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("main: last rule"), AllCommits: true}
+	h, err := Log(r.repo, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range h.Entries {
+		got = append(got, e.Subject+" "+e.Kind)
+	}
+	want := []string{"main: last rule changed", "main: add rule changed", "merge side appeared", "side: function again appeared", "arrow disappeared", "move moved", "add rule changed", "pad touched", "add system appeared"}
+	if !slices.Equal(got, want) {
+		t.Errorf("log --all-commits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestLogRange(t *testing.T) {
+	r := buildHistory(t)
+	// v0.2.0..merge side2: the commits of the range only, each still
+	// compared with its parent outside the range where it has one there.
+	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("merge side2"), From: r.commitObject("add rule")}
+	h, err := Log(r.repo, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range h.Entries {
+		got = append(got, e.Subject)
+	}
+	want := []string{"main: add rule", "merge side", "side: function again", "arrow", "move"}
+	if !slices.Equal(got, want) {
+		t.Errorf("log add-rule..merge-side2: %q, want %q", got, want)
+	}
+	if h.Stats.Commits != 8 {
+		t.Errorf("walked %d commits, want the 8 of the range", h.Stats.Commits)
+	}
+}
+
+func TestLogJSON(t *testing.T) {
+	r := buildHistory(t)
+	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("main: last rule"), Releases: fixtureReleases(t, r), WebURL: "https://example.invalid/o", Repo: "https://example.invalid/o"}
+	h, err := Log(r.repo, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := h.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(h.Entries) {
+		t.Fatalf("%d JSON entries, want %d", len(got), len(h.Entries))
+	}
+	first, arrowEntry := got[0], got[4]
+	if c, _ := first["commit"].(string); len(c) != 40 || c != r.ids["main: last rule"].String() {
+		t.Errorf("commit %v, want the full id of main: last rule", first["commit"])
+	}
+	if first["release"] != nil || first["kind"] != "changed" || first["path"] != "lib/prompt/system.ts" || first["sha256"] == nil {
+		t.Errorf("first entry: %v", first)
+	}
+	if old, _ := first["old"].(map[string]any); old == nil || !strings.HasPrefix(fmt.Sprint(old["citation"]), "[lib/prompt/system.ts L") {
+		t.Errorf("first entry's old citation: %v", first["old"])
+	}
+	if arrowEntry["kind"] != "disappeared" || arrowEntry["sha256"] != nil || arrowEntry["path"] != nil || arrowEntry["release"] != "v0.9.0" {
+		t.Errorf("arrow entry: %v", arrowEntry)
+	}
+	if first["date"] != "2026-01-02T16:04:05Z" {
+		t.Errorf("date %v", first["date"])
+	}
+	// Deterministic: a second run prints the same bytes.
+	h2, err := Log(r.repo, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data2, _ := h2.MarshalIndent()
+	if !bytes.Equal(data, data2) {
+		t.Error("two runs gave different JSON")
+	}
+}
+
+// Source text (a subject, an author) never becomes Markdown markup.
+func TestLogMarkdownEscapes(t *testing.T) {
+	r := newFixtureRepo(t)
+	r.commit("<img src=x onerror=alert(1)> *bold* [link](http://x) `code`", map[string]string{"src/session/system.ts": system(0, "gpt`")})
+	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("<img src=x onerror=alert(1)> *bold* [link](http://x) `code`")}
+	h, err := Log(r.repo, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := h.WriteMarkdown(&b, "https://example.invalid/o"); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, bad := range []string{"<img", "*bold*", "[link](", "`code`"} {
+		if strings.Contains(strings.ReplaceAll(md, `\`+bad[:1], ""), bad) {
+			t.Errorf("Markdown holds %q unescaped:\n%s", bad, md)
+		}
+	}
+	if !strings.Contains(md, `\<img src=x onerror=alert(1)\>`) {
+		t.Errorf("subject not shown escaped:\n%s", md)
+	}
+}
+
+// When the definition's files are gone, the record comes from the tree
+// search, whose inputs are every .ts file: a copy of the code appearing
+// elsewhere makes the finding ambiguous though the file it was found in
+// did not change.
+func TestLogTreeSearchInputs(t *testing.T) {
+	r := newFixtureRepo(t)
+	r.commit("add", map[string]string{"src/session/system.ts": system(0, "gpt")})
+	r.commit("move", map[string]string{"lib/a/system.ts": system(0, "gpt")})
+	r.commit("readme", map[string]string{"lib/a/system.ts": system(0, "gpt"), "README.md": "x\n"})
+	r.commit("copy", map[string]string{"lib/a/system.ts": system(0, "gpt"), "lib/b/system.ts": system(0, "gpt"), "README.md": "x\n"})
+	r.commit("unrelated ts", map[string]string{"lib/a/system.ts": system(0, "gpt"), "lib/b/system.ts": system(0, "gpt"), "README.md": "x\n", "lib/c.ts": "export const c = 1\n"})
+	h, err := Log(r.repo, Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("unrelated ts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range h.Entries {
+		got = append(got, e.Subject+" "+e.Kind+" "+status(e.New))
+	}
+	want := []string{"copy disappeared ambiguous", "move moved located", "add appeared located"}
+	if !slices.Equal(got, want) {
+		t.Errorf("log: %q, want %q", got, want)
+	}
+	// lib/c.ts lacks the query's anchor ("provider"): the search would not
+	// parse it, so its commit is not compared; nor is the readme's.
+	if h.Stats.Compared != 3 {
+		t.Errorf("compared %d commits, want 3 (add, move, copy)", h.Stats.Compared)
+	}
+}

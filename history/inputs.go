@@ -1,0 +1,567 @@
+package history
+
+import (
+	"bytes"
+	"container/heap"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/keyfindings/keyfindings/extract"
+)
+
+// A record at a commit depends on the definition and on the files locating
+// it reads, nothing else (extract/results.go): the files at the
+// definition's path and candidates, the file a file: span cites, and, only
+// when the definition's files are all absent, the .ts/.tsx files of the
+// whole tree (the tree search). So a commit whose entries at those paths
+// (blob id and mode) equal its first parent's, and, when the definition's
+// files are absent, whose .ts/.tsx files equal its parent's, has the
+// parent's record: it is not located at all.
+
+// inputs is what a commit holds at the paths a record can depend on.
+type inputs struct {
+	// key joins the entries at the definition's paths and at every other
+	// path a record was found at.
+	key string
+	// absent is set when none of the definition's own paths holds a file:
+	// the record comes from the tree search.
+	absent bool
+}
+
+// Results of inputsDiffer.
+const (
+	unchangedInputs = iota
+	// filesChanged: an entry at a path of inputs differs.
+	filesChanged
+	// sourcesChanged: the definition's files are absent on both sides and
+	// some .ts/.tsx file of the tree differs (the search's inputs).
+	sourcesChanged
+)
+
+// inputsDiffer compares n's inputs with its first parent's. A root commit
+// differs from "nothing".
+func (w *walker) inputsDiffer(n node) (int, error) {
+	cur, err := w.inputs(n.hash, n.tree)
+	if err != nil {
+		return 0, err
+	}
+	if !n.hasParent {
+		// Compared with an empty tree: listed when the record is located.
+		return filesChanged, nil
+	}
+	pc, err := w.commits.get(w.repo, n.parent)
+	if err != nil {
+		return 0, err
+	}
+	ptree := pc.tree
+	par, err := w.inputs(n.parent, ptree)
+	if err != nil {
+		return 0, err
+	}
+	if cur.key != par.key {
+		return filesChanged, nil
+	}
+	if !cur.absent || n.tree == ptree {
+		return unchangedInputs, nil
+	}
+	changed, err := w.sourcesDiffer(ptree, n.tree)
+	if err != nil {
+		return 0, err
+	}
+	if changed {
+		return sourcesChanged, nil
+	}
+	return unchangedInputs, nil
+}
+
+// inputs returns (and remembers) what commit h, with tree t, holds at the
+// record's paths.
+func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
+	if in, ok := w.keys[h]; ok {
+		return in, nil
+	}
+	var b strings.Builder
+	in := &inputs{absent: true}
+	entry := func(p string) (bool, error) {
+		e, ok, err := w.lookup(t, p)
+		if err != nil {
+			return false, fmt.Errorf("look up %s at %s: %w", p, h, err)
+		}
+		if !ok {
+			b.WriteString(p + "\x00\n")
+			return false, nil
+		}
+		fmt.Fprintf(&b, "%s\x00%s %s\n", p, e.Hash, e.Mode)
+		return e.Mode.IsFile(), nil
+	}
+	for _, p := range w.paths {
+		found, err := entry(p)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			in.absent = false
+		}
+	}
+	for _, p := range sortedKeys(w.extra) {
+		if _, err := entry(p); err != nil {
+			return nil, err
+		}
+	}
+	in.key = b.String()
+	w.keys[h] = in
+	return in, nil
+}
+
+// treeName is one name looked up in one tree.
+type treeName struct {
+	tree plumbing.Hash
+	name string
+}
+
+// maxLookups bounds the remembered lookups (about 100 bytes each).
+const maxLookups = 1 << 18
+
+// lookup finds path p in tree t, directory by directory, remembering each
+// step by tree id: consecutive commits share most of the directories on
+// the way to a file, so a walk decodes only the directories that changed
+// (as git's own path-limited walk skips equal subtrees).
+func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, error) {
+	names := strings.Split(p, "/")
+	cur := t
+	for i, name := range names {
+		k := treeName{cur, name}
+		e, ok := w.dirs[k]
+		if !ok {
+			var err error
+			if e, err = findInTree(w.repo, cur, name); err != nil {
+				return object.TreeEntry{}, false, err
+			}
+			if len(w.dirs) >= maxLookups {
+				clear(w.dirs)
+			}
+			w.dirs[k] = e
+		}
+		if e.Name == "" {
+			return object.TreeEntry{}, false, nil
+		}
+		if i == len(names)-1 {
+			return e, true, nil
+		}
+		if e.Mode != filemode.Dir {
+			return object.TreeEntry{}, false, nil
+		}
+		cur = e.Hash
+	}
+	return object.TreeEntry{}, false, nil
+}
+
+// findInTree returns the entry name of tree t, a zero entry when there is
+// none. It scans the tree's encoding (mode SP name NUL 20-byte id, for each
+// entry) rather than decoding every entry: a walk looks up one name in
+// thousands of trees.
+func findInTree(repo *git.Repository, t plumbing.Hash, name string) (object.TreeEntry, error) {
+	data, err := rawTree(repo, t)
+	if err != nil {
+		return object.TreeEntry{}, err
+	}
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || nul+1+hashLen > len(data) {
+			return object.TreeEntry{}, fmt.Errorf("read tree %s: malformed entry", t)
+		}
+		if string(data[sp+1:nul]) == name {
+			mode, err := filemode.New(string(data[:sp]))
+			if err != nil {
+				return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
+			}
+			var h plumbing.Hash
+			copy(h[:], data[nul+1:nul+1+hashLen])
+			return object.TreeEntry{Name: name, Mode: mode, Hash: h}, nil
+		}
+		data = data[nul+1+hashLen:]
+	}
+	return object.TreeEntry{}, nil
+}
+
+// hashLen is the length of an object id in a tree entry (SHA-1).
+const hashLen = 20
+
+// sourcesDiffer reports whether the tree search's inputs differ between
+// two trees: a .ts/.tsx file added, removed or changed whose bytes, on
+// either side, hold the query's anchors (the search parses no other
+// file). Only subtrees whose ids differ are read (as git diff-tree does);
+// each blob is tested once over the run.
+func (w *walker) sourcesDiffer(a, b plumbing.Hash) (bool, error) {
+	if a == b {
+		return false, nil
+	}
+	ea, err := w.treeEntries(a)
+	if err != nil {
+		return false, err
+	}
+	eb, err := w.treeEntries(b)
+	if err != nil {
+		return false, err
+	}
+	old := make(map[string]object.TreeEntry, len(ea))
+	for _, e := range ea {
+		old[e.Name] = e
+	}
+	for _, n := range eb {
+		o := old[n.Name]
+		delete(old, n.Name)
+		if o.Hash == n.Hash && o.Mode == n.Mode {
+			continue
+		}
+		if changed, err := w.entryDiffers(o, n); changed || err != nil {
+			return changed, err
+		}
+	}
+	for _, o := range old {
+		if changed, err := w.entryDiffers(o, object.TreeEntry{}); changed || err != nil {
+			return changed, err
+		}
+	}
+	return false, nil
+}
+
+// entryDiffers is sourcesDiffer for one name whose entries differ (a zero
+// entry where the name is absent).
+func (w *walker) entryDiffers(o, n object.TreeEntry) (bool, error) {
+	dir := func(e object.TreeEntry) plumbing.Hash {
+		if e.Mode == filemode.Dir {
+			return e.Hash
+		}
+		return plumbing.ZeroHash
+	}
+	if o.Mode == filemode.Dir || n.Mode == filemode.Dir {
+		if changed, err := w.sourcesDiffer(dir(o), dir(n)); changed || err != nil {
+			return changed, err
+		}
+	}
+	for _, e := range []object.TreeEntry{o, n} {
+		if e.Mode != filemode.Regular && e.Mode != filemode.Executable && e.Mode != filemode.Deprecated {
+			// Directories are compared above; the search skips links.
+			continue
+		}
+		if !strings.HasSuffix(e.Name, ".ts") && !strings.HasSuffix(e.Name, ".tsx") {
+			continue
+		}
+		held, err := w.x.SearchConsiders(w.q.Definition.ID, e.Hash.String(), func() ([]byte, error) { return w.readBlob(e.Hash) })
+		if held || err != nil {
+			return held, err
+		}
+	}
+	return false, nil
+}
+
+// treeEntries lists tree t's entries from its encoding; none for the zero
+// id.
+func (w *walker) treeEntries(t plumbing.Hash) ([]object.TreeEntry, error) {
+	if t.IsZero() {
+		return nil, nil
+	}
+	data, err := rawTree(w.repo, t)
+	if err != nil {
+		return nil, err
+	}
+	var out []object.TreeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || nul+1+hashLen > len(data) {
+			return nil, fmt.Errorf("read tree %s: malformed entry", t)
+		}
+		mode, err := filemode.New(string(data[:sp]))
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", t, err)
+		}
+		e := object.TreeEntry{Name: string(data[sp+1 : nul]), Mode: mode}
+		copy(e.Hash[:], data[nul+1:nul+1+hashLen])
+		out = append(out, e)
+		data = data[nul+1+hashLen:]
+	}
+	return out, nil
+}
+
+// rawTree returns the encoding of tree t.
+func rawTree(repo *git.Repository, t plumbing.Hash) ([]byte, error) {
+	obj, err := repo.Storer.EncodedObject(plumbing.TreeObject, t)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", t, err)
+	}
+	return data, nil
+}
+
+// readBlob reads a blob for SearchConsiders; one over extract.MaxBlobSize
+// reads as empty, since the search skips it too.
+func (w *walker) readBlob(h plumbing.Hash) ([]byte, error) {
+	b, err := w.repo.BlobObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	if b.Size > extract.MaxBlobSize {
+		return nil, nil
+	}
+	r, err := b.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// walkRange lists the commits reachable from to and not from from (nil:
+// none excluded), newest first as git log orders them by default: a
+// queue by committer date, ties in the order the commits were reached.
+// As in git's revision walk, the commits reachable from from are marked
+// in the same queue, and the walk ends once only marked commits are left
+// in it, so the history behind from is not read.
+func walkRange(repo *git.Repository, to, from *object.Commit) ([]node, commits, error) {
+	trees := commits{}
+	excluded := map[plumbing.Hash]bool{}
+	seen := map[plumbing.Hash]bool{}
+	q := &commitQueue{}
+	push := func(c *object.Commit) {
+		seen[c.Hash] = true
+		trees[c.Hash] = commitInfo{tree: c.TreeHash, parents: c.ParentHashes, when: c.Committer.When}
+		q.add(c)
+	}
+	if from != nil {
+		excluded[from.Hash] = true
+		push(from)
+	}
+	if !seen[to.Hash] {
+		push(to)
+	}
+	var out []node
+	for q.Len() > 0 && !q.allExcluded(excluded) {
+		c := heap.Pop(q).(queued).c
+		ex := excluded[c.Hash]
+		if !ex {
+			n := node{hash: c.Hash, tree: c.TreeHash}
+			if len(c.ParentHashes) > 0 {
+				n.parent, n.hasParent = c.ParentHashes[0], true
+			}
+			out = append(out, n)
+		}
+		for _, p := range c.ParentHashes {
+			if ex {
+				excluded[p] = true
+			}
+			if seen[p] {
+				continue
+			}
+			pc, err := repo.CommitObject(p)
+			if err != nil {
+				return nil, nil, fmt.Errorf("read commit %s (parent of %s): %w; log needs the whole history", p, c.Hash, err)
+			}
+			push(pc)
+		}
+	}
+	return out, trees, nil
+}
+
+// allExcluded reports whether every queued commit is excluded.
+func (q *commitQueue) allExcluded(excluded map[plumbing.Hash]bool) bool {
+	for _, it := range q.items {
+		if !excluded[it.c.Hash] {
+			return false
+		}
+	}
+	return true
+}
+
+// commitInfo is what walks need of a commit.
+type commitInfo struct {
+	tree    plumbing.Hash
+	parents []plumbing.Hash
+	when    time.Time
+}
+
+// commits holds the commits a walk read, so a later walk over the same
+// commits does not decode them again.
+type commits map[plumbing.Hash]commitInfo
+
+// get returns what h holds, reading the commit when it is not held.
+func (cs commits) get(repo *git.Repository, h plumbing.Hash) (commitInfo, error) {
+	if ci, ok := cs[h]; ok {
+		return ci, nil
+	}
+	c, err := repo.CommitObject(h)
+	if err != nil {
+		return commitInfo{}, fmt.Errorf("read commit %s: %w; log needs the whole history", h, err)
+	}
+	return commitInfo{tree: c.TreeHash, parents: c.ParentHashes, when: c.Committer.When}, nil
+}
+
+// ancestors calls visit on start and every commit reachable from it, each
+// once; visit returning false stops the walk below that commit.
+func ancestors(repo *git.Repository, cs commits, start plumbing.Hash, visit func(plumbing.Hash, commitInfo) bool) error {
+	stack := []plumbing.Hash{start}
+	seen := map[plumbing.Hash]bool{start: true}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ci, err := cs.get(repo, h)
+		if err != nil {
+			return err
+		}
+		if !visit(h, ci) {
+			continue
+		}
+		for _, p := range ci.parents {
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return nil
+}
+
+// commitQueue orders commits newest committer date first; equal dates in
+// the order they were added (as git's commit queue).
+type commitQueue struct {
+	items []queued
+	seq   int
+}
+
+type queued struct {
+	c   *object.Commit
+	seq int
+}
+
+func (q *commitQueue) add(c *object.Commit) {
+	heap.Push(q, queued{c: c, seq: q.seq})
+	q.seq++
+}
+
+func (q *commitQueue) Len() int { return len(q.items) }
+func (q *commitQueue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if !a.c.Committer.When.Equal(b.c.Committer.When) {
+		return a.c.Committer.When.After(b.c.Committer.When)
+	}
+	return a.seq < b.seq
+}
+func (q *commitQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *commitQueue) Push(x any)    { q.items = append(q.items, x.(queued)) }
+func (q *commitQueue) Pop() any {
+	it := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return it
+}
+
+// releaseSlop is how much older than the oldest commit asked about a
+// commit may be and still be walked when looking for releases: a commit's
+// ancestors are older than it but for clock skew, and git's name-rev
+// allows the same day.
+const releaseSlop = 24 * time.Hour
+
+// firstReleases returns a function that names the oldest release (by
+// version) containing a commit committed at or after since. Each release's
+// ancestors are walked once, oldest version first, and a walk stops at
+// commits an older release already holds (every ancestor of such a commit
+// is held too) and at commits older than since by more than releaseSlop,
+// which cannot be ancestors of the commits asked about.
+func firstReleases(repo *git.Repository, cs commits, releases []Release, since time.Time) (func(plumbing.Hash) string, error) {
+	cutoff := since.Add(-releaseSlop)
+	first := map[plumbing.Hash]int{}
+	for i, r := range releases {
+		if _, ok := first[r.Commit]; ok {
+			continue
+		}
+		err := ancestors(repo, cs, r.Commit, func(h plumbing.Hash, c commitInfo) bool {
+			if _, ok := first[h]; ok || c.when.Before(cutoff) {
+				return false
+			}
+			first[h] = i
+			return true
+		})
+		if err != nil {
+			return nil, fmt.Errorf("release %s: %w", r.Name, err)
+		}
+	}
+	return func(h plumbing.Hash) string {
+		if i, ok := first[h]; ok {
+			return releases[i].Name
+		}
+		return ""
+	}, nil
+}
+
+func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
+
+// Releases lists repo's release tags (vMAJOR.MINOR.PATCH, as
+// extract.SelectReleases chooses them), oldest version first, each with
+// the commit it names; none when there are none. The tags are read in one
+// pass over the references (resolving each by name would read the packed
+// refs once per tag).
+func Releases(repo *git.Repository) ([]Release, error) {
+	iter, err := repo.Tags()
+	if err != nil {
+		return nil, fmt.Errorf("list tags: %w", err)
+	}
+	target := map[string]plumbing.Hash{}
+	err = iter.ForEach(func(r *plumbing.Reference) error {
+		target[r.Name().Short()] = r.Hash()
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list tags: %w", err)
+	}
+	chosen, err := extract.SelectReleases(slices.Sorted(maps.Keys(target)), extract.Selection{})
+	if err != nil {
+		// No release tags: no commit is in a release.
+		return nil, nil
+	}
+	out := make([]Release, 0, len(chosen))
+	for _, t := range chosen {
+		h, err := peel(repo, target[t.Name])
+		if err != nil {
+			return nil, fmt.Errorf("release tag %s: %w", t.Name, err)
+		}
+		out = append(out, Release{Name: t.Name, Commit: h})
+	}
+	return out, nil
+}
+
+// peel follows annotated tags (of tags) to the commit they name.
+func peel(repo *git.Repository, h plumbing.Hash) (plumbing.Hash, error) {
+	for range 16 {
+		t, err := repo.TagObject(h)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return h, nil
+		}
+		if err != nil {
+			return h, err
+		}
+		if t.TargetType != plumbing.TagObject && t.TargetType != plumbing.CommitObject {
+			return h, fmt.Errorf("names a %s, not a commit", t.TargetType)
+		}
+		h = t.Target
+	}
+	return h, errors.New("a chain of more than 16 tags")
+}
