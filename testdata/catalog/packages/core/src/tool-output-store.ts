@@ -1,6 +1,6 @@
 export * as ToolOutputStore from "./tool-output-store"
 
-// want-start: tool-output-bounds
+// want-start: tool-output-bounds preview
 export const MAX_LINES = 1_500
 export const MAX_BYTES = 16 * 1024
 

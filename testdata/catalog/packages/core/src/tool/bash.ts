@@ -7,7 +7,7 @@ export const name = "bash"
 
 type Output = { output: string; exit?: number; timeout?: boolean; notes?: string[] }
 
-// want-start: tool-result-bash
+// want-start: tool-result-bash two-parts
 const modelOutput = (output: Output) => {
   const notes = output.notes?.length ? `Notes:\n${output.notes.join("\n")}\n\n` : ""
   if (output.timeout) return `${notes}Stopped: the time limit ran out.`

@@ -1,6 +1,6 @@
 type ModelOutput = ReadonlyArray<{ path: string }>
 
-// want-start: tool-result-glob
+// want-start: tool-result-glob paths
 export const toModelOutput = (output: ModelOutput) => {
   const lines = output.length === 0 ? ["Nothing matched"] : output.map((item) => item.path)
   return lines.join("\n")

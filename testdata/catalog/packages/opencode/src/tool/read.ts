@@ -14,7 +14,7 @@ export const ReadTool = Tool.define(
     const run = Effect.fn("ReadTool.execute")(function* (params: any) {
       const target = params.filePath
       const file = yield* lines(target, { limit: params.limit ?? DEFAULT_READ_LIMIT })
-// want-start: tool-result-read
+// want-start: tool-result-read content-block
       let output = [`<path>${target}</path>`, `<type>text</type>`, "<content>\n"].join("\n")
       output += file.raw.map((text: string, n: number) => `${n + file.start}| ${text}`).join("\n")
       if (file.cut) {
