@@ -76,13 +76,16 @@ func (h gitHistory) Parents(commit string) ([]string, time.Time, error) {
 //
 //   - C is at or after T when C is T or descends from it; C is before T
 //     when C is a proper ancestor of T;
-//   - else, when T is one commit off C's line (C descends from every
-//     parent of T) C is at or after T, and when C is one commit off T's
-//     line (every parent of C is a proper ancestor of T) C is before T;
-//     when both hold (C and T are siblings) ancestry does not tell;
-//   - otherwise (lines that part by more than one commit, a commit that
-//     shares no history with T, history missing from a shallow copy)
-//     ancestry does not tell.
+//   - else, when T is a few commits off C's line (following T's parents
+//     back at most maxOffLine commits, single-parent ones but for the
+//     last, C descends from every parent of one of them) C is at or
+//     after T, and when C is a few commits off T's line (likewise every
+//     parent of one of C's is a proper ancestor of T) C is before T;
+//     when both hold the nearer line decides, and at equal distance (C
+//     and T are siblings) ancestry does not tell;
+//   - otherwise (lines that part by more commits, a commit that shares
+//     no history with T, history missing from a shallow copy) ancestry
+//     does not tell.
 //
 // The second rule takes a tagged commit off the line to hold what its
 // parents hold, as opencode's release commits do. One consequence: the
@@ -191,44 +194,84 @@ func (l *lineage) place(h History, commit, tag string) (Place, error) {
 	if err != nil {
 		return PlaceUnknown, err
 	}
+	// The nearer line decides; equally near (siblings), ancestry does not
+	// tell.
 	switch {
-	case after && !before:
+	case after > 0 && (before == 0 || after < before):
 		return AtOrAfter, nil
-	case before && !after:
+	case before > 0 && (after == 0 || before < after):
 		return Before, nil
 	}
 	return PlaceUnknown, nil
 }
 
-// descendsFromParents: c descends from every parent of t.
-func (g *graph) descendsFromParents(c, t string) (bool, error) {
-	tn, err := g.node(t)
-	if err != nil || tn.missing || len(tn.parents) == 0 {
-		return false, err
-	}
-	for _, p := range tn.parents {
-		if ok, err := g.descends(c, p); err != nil || !ok {
-			return false, err
+// maxOffLine is how many commits a release commit may stand off the line
+// that later commits descend from and still be placed on it (see lineage).
+const maxOffLine = 3
+
+// descendsFromParents reports how many commits t stands off c's line: the
+// n, at most maxOffLine, such that c descends from every parent of t's
+// (n-1)-th single parent (1: c descends from every parent of t); 0 when
+// none is.
+func (g *graph) descendsFromParents(c, t string) (int, error) {
+	for n := 1; n <= maxOffLine; n++ {
+		tn, err := g.node(t)
+		if err != nil || tn.missing || len(tn.parents) == 0 {
+			return 0, err
 		}
+		all := true
+		for _, p := range tn.parents {
+			ok, err := g.descends(c, p)
+			if err != nil {
+				return 0, err
+			}
+			all = all && ok
+		}
+		switch {
+		case all:
+			return n, nil
+		case len(tn.parents) > 1:
+			return 0, nil
+		}
+		t = tn.parents[0]
 	}
-	return true, nil
+	return 0, nil
 }
 
-// parentsReached: every parent of c is a proper ancestor of w's target.
-func (g *graph) parentsReached(w *targetWalk, c *node) (bool, error) {
-	if len(c.parents) == 0 {
-		return false, nil
-	}
-	for _, p := range c.parents {
-		pn, err := g.node(p)
-		if err != nil || pn.missing {
-			return false, err
+// parentsReached reports how many commits c stands off the line of w's
+// target: the n, at most maxOffLine, such that every parent of c's
+// (n-1)-th single parent is a proper ancestor of the target; 0 when none
+// is.
+func (g *graph) parentsReached(w *targetWalk, c *node) (int, error) {
+	for n := 1; n <= maxOffLine; n++ {
+		if len(c.parents) == 0 {
+			return 0, nil
 		}
-		if ok, err := g.reached(w, pn); err != nil || !ok {
-			return false, err
+		all := true
+		for _, p := range c.parents {
+			pn, err := g.node(p)
+			if err != nil || pn.missing {
+				return 0, err
+			}
+			ok, err := g.reached(w, pn)
+			if err != nil {
+				return 0, err
+			}
+			all = all && ok
 		}
+		switch {
+		case all:
+			return n, nil
+		case len(c.parents) > 1:
+			return 0, nil
+		}
+		next, err := g.node(c.parents[0])
+		if err != nil || next.missing {
+			return 0, err
+		}
+		c = next
 	}
-	return true, nil
+	return 0, nil
 }
 
 // reached reports whether w's walk, taken down to n's commit time, has

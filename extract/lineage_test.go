@@ -157,15 +157,21 @@ func TestLineage(t *testing.T) {
 	// r1 off b (tag t1), r2 off e (tag t2): release commits never merged
 	// x: an unrelated root;  y ← z, z missing (shallow; tag tz = y)
 	// j ← k (tag t3) ← u, j ← q; k is 10 hours newer than its child u
+	// c ← p1 ← p2 (tag t4): a release two commits off the line;
+	// c ← o1 ← o2 ← o3 ← o4 (tag t5): four off, too far to tell;
+	// a ← v1 ← v2: a side line two commits off, before t2
 	h := &fakeHistory{
-		tags: map[string]string{"t1": "r1", "t2": "r2", "tz": "y", "t3": "k"},
+		tags: map[string]string{"t1": "r1", "t2": "r2", "tz": "y", "t3": "k", "t4": "p2", "t5": "o4"},
 		parents: map[string][]string{
 			"a": nil, "b": {"a"}, "c": {"b"}, "s": {"a"}, "m": {"c", "s"}, "e": {"m"},
 			"r1": {"b"}, "r2": {"e"},
 			"x": nil, "y": {"z"},
 			"j": nil, "k": {"j"}, "u": {"k"}, "q": {"j"},
+			"p1": {"c"}, "p2": {"p1"}, "o1": {"c"}, "o2": {"o1"}, "o3": {"o2"}, "o4": {"o3"},
+			"v1": {"a"}, "v2": {"v1"},
 		},
-		when:  map[string]int{"a": 1, "b": 2, "r1": 3, "c": 3, "s": 4, "m": 5, "e": 6, "r2": 7, "x": 1, "y": 2, "j": 1, "k": 20, "u": 10, "q": 5},
+		when: map[string]int{"a": 1, "b": 2, "r1": 3, "c": 3, "s": 4, "m": 5, "e": 6, "r2": 7, "x": 1, "y": 2, "j": 1, "k": 20, "u": 10, "q": 5,
+			"p1": 4, "p2": 4, "o1": 4, "o2": 4, "o3": 4, "o4": 4, "v1": 2, "v2": 3},
 		reads: map[string]int{},
 	}
 	l := newLineage()
@@ -189,6 +195,10 @@ func TestLineage(t *testing.T) {
 		{"q", "t3", PlaceUnknown}, // siblings: each one commit off the other's line
 		{"j", "t3", Before},
 		{"x", "t3", PlaceUnknown},
+		{"e", "t4", AtOrAfter}, // the release two commits off e's line
+		{"b", "t4", Before},
+		{"e", "t5", PlaceUnknown}, // four commits off: too far to tell
+		{"v2", "t2", Before},      // a side line two commits off, older
 	}
 	for _, tt := range tests {
 		got, err := l.place(h, tt.commit, tt.tag)
@@ -211,7 +221,7 @@ func TestLineage(t *testing.T) {
 
 // TestLineageRealHistory checks places in opencode's own history, where
 // release commits since v1.14 are not merged back (v1.18.3 does not
-// descend from v1.18.2), and v0.0.x tags belong to another history.
+// descend from v1.18.2), and some are two commits off the line.
 func TestLineageRealHistory(t *testing.T) {
 	dir := os.Getenv("KEYFINDINGS_OPENCODE_REPO")
 	if dir == "" {
@@ -235,7 +245,14 @@ func TestLineageRealHistory(t *testing.T) {
 		{"v1.14.20", "v1.14.26", Before},
 		{"v1.0.0", "v1.14.42", Before},
 		{"v1.4.7", "v1.4.8", Before},
-		{"v0.0.1", "v1.14.26", PlaceUnknown},
+		// v0.0.1's release commit is two commits off the line (April
+		// 2025); v0.0.5's five, too far to tell.
+		{"v0.0.1", "v1.14.26", Before},
+		{"v0.0.5", "v1.14.26", PlaceUnknown},
+		// Two commits off the line as well.
+		{"v1.0.101", "v1.16.0", Before},
+		{"v1.0.163", "v1.16.0", Before},
+		{"v1.16.0", "v1.0.101", AtOrAfter},
 	}
 	for _, tt := range tests {
 		c, err := h.TagCommit(tt.at)
