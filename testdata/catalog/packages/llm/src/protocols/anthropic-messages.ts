@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 
-// want-start: lowering-anthropic-messages
+// want-start: lowering-anthropic-messages validated-file
 const lowerToolResultContentItem = Effect.fn("AnthropicMessages.lowerToolResultContentItem")(function* (item: any) {
   if (item.type === "text") return { type: "text" as const, text: item.text } satisfies TextBlock
   return {

@@ -10,7 +10,7 @@ const lowerMessages = Effect.fn("Gemini.lowerMessages")(function* (request: any)
       continue
     }
     const parts: any[] = []
-// want-start: lowering-gemini
+// want-start: lowering-gemini inline-media
     for (const part of message.content) {
       if (part.result.type !== "content") {
         parts.push({ functionResponse: { name: part.name, response: { name: part.name, content: ProviderShared.toolResultText(part) } } })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 
-// want-start: lowering-openai-chat
+// want-start: lowering-openai-chat media-apart
 const lowerToolMessages = Effect.fn("OpenAIChat.lowerToolMessages")(function* (message: any) {
   const messages: any[] = []
   const pictures: any[] = []

@@ -5,7 +5,7 @@ export function toModelMessages(input: any[], model: any) {
       for (const part of msg.parts) result.push({ type: "text", text: "[not a placeholder here]" })
     }
     if (msg.info.role === "assistant") {
-// want-start: history-replay
+// want-start: history-replay model-aware
       const differentModel = `${model.providerID}/${model.id}` !== `${msg.info.providerID}/${msg.info.modelID}`
       const hasSignedReasoning = msg.parts.some((part: any) => part.signature)
       const parts: any[] = []

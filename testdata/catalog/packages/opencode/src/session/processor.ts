@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 
 export const make = Effect.fn("SessionProcessor.make")(function* (ctx: any, session: any) {
-// want-start: reasoning-persistence
+// want-start: reasoning-persistence handle-event
   const handleEvent = Effect.fnUntraced(function* (value: any) {
     switch (value.type) {
       case "reasoning-start":

@@ -5,7 +5,7 @@ function sanitize(data: any) {
   return { ...data, title: "[redacted]" }
 }
 
-// want-start: session-export
+// want-start: session-export effect-run
 export const ExportCommand = effectCmd({
   command: "dump [sessionID]",
   describe: "write a session as JSON",
