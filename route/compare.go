@@ -36,7 +36,7 @@ func CompareRoutes(d *findings.Diff, cfg *Config) {
 }
 
 func compareRoute(m Model, o, n Result) *findings.RouteChange {
-	c := &findings.RouteChange{Model: m.ID, Provider: m.Provider}
+	c := &findings.RouteChange{Model: m.ID, Provider: m.Provider, Parts: []findings.RoutePart{}}
 	var oldParts, newParts []Part
 	if o.Route != nil {
 		c.Old, oldParts = o.Route.Tokens, o.Route.Counted

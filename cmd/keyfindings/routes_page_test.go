@@ -31,7 +31,7 @@ func TestRoutesPageCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := regexp.MustCompile(`<td><code>([^<]+)</code></td>`).FindAllStringSubmatch(page, -1)
+	rows := regexp.MustCompile(`<td><a href="#route-[^"]+"><code>([^<]+)</code></a> \(`).FindAllStringSubmatch(page, -1)
 	if len(rows) != len(cfg.Models) {
 		t.Errorf("routes.html has %d model rows, the routes data %d", len(rows), len(cfg.Models))
 	}
