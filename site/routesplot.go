@@ -70,10 +70,10 @@ type routesPlotView struct {
 	// X0, X1, Y0, Y1 frame the plot area (Y0 is the top).
 	X0, X1, Y0, Y1 int
 	// Axis names the y axis.
-	Axis string
-	Ticks          []plotTick
-	Columns        []matrixColumn
-	Series         []plotSeries
+	Axis    string
+	Ticks   []plotTick
+	Columns []matrixColumn
+	Series  []plotSeries
 }
 
 // plotTick is one y gridline.
