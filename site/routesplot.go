@@ -41,12 +41,17 @@ func routeTotals(doc *findings.Document, cfg *route.Config) []RouteTotal {
 
 // Plot geometry, in SVG user units (CSS pixels).
 const (
-	plotLeft   = 64  // room for the y labels
-	plotTop    = 28  // above the highest tick: the axis title
-	plotHeight = 220 // the y axis
-	plotStep   = 32  // between releases
-	plotMinW   = 240 // the x axis at least
-	plotBelow  = 76  // the rotated release labels
+	plotLeft    = 64  // room for the y labels
+	plotTop     = 28  // above the highest tick: the axis title
+	plotHeight  = 220 // the y axis
+	plotStep    = 32  // between releases, at most
+	plotMinW    = 240 // the x axis at least
+	plotMaxW    = 780 // the x axis at most, unless releases would be closer than plotMinStep
+	plotMinStep = 6
+	// plotLabelPitch is the least distance between two release labels;
+	// closer releases have every k-th labelled (and the newest).
+	plotLabelPitch = 16
+	plotBelow      = 76 // the rotated release labels
 )
 
 // plotStyles tell the lines apart by colour, dash and marker, so that
@@ -97,7 +102,10 @@ type plotSeries struct {
 
 // plotPoint is one model at one release.
 type plotPoint struct {
-	X, Y        int
+	X, Y int
+	// Mark is set where the marker is drawn: where the total changed,
+	// and at the first and last release.
+	Mark        bool
 	Href, Title string
 }
 
@@ -126,7 +134,12 @@ func buildRoutesPlot(tags []string, totals [][]RouteTotal) *routesPlotView {
 	}
 	n := len(tags)
 	step, top := niceScale(maxTotal)
-	w := max(plotMinW, plotStep*(n-1))
+	dx := plotStep
+	if n > 1 {
+		dx = max(plotMinStep, min(plotStep, plotMaxW/(n-1)))
+	}
+	w := max(plotMinW, dx*(n-1))
+	every := (plotLabelPitch + dx - 1) / dx
 	v := &routesPlotView{Title: "o200k_base total of each representative model's route, by release", X0: plotLeft, X1: plotLeft + w, Y0: plotTop, Y1: plotTop + plotHeight, Axis: "o200k_base tokens"}
 	x := func(i int) int {
 		if n == 1 {
@@ -139,7 +152,10 @@ func buildRoutesPlot(tags []string, totals [][]RouteTotal) *routesPlotView {
 		v.Ticks = append(v.Ticks, plotTick{Y: y(t), Label: strconv.Itoa(t)})
 	}
 	for i, tag := range tags {
-		v.Columns = append(v.Columns, matrixColumn{Tag: tag, Href: tag + "/" + routesFile, X: x(i) + 4, Y: v.Y1 + 14})
+		// Every k-th release, and the newest, not crowding the one before it.
+		if i == n-1 || i%every == 0 && i+every <= n-1 {
+			v.Columns = append(v.Columns, matrixColumn{Tag: tag, Href: tag + "/" + routesFile, X: x(i) + 4, Y: v.Y1 + 14})
+		}
 	}
 	for s, k := range order {
 		st := plotStyles[s%len(plotStyles)]
@@ -156,7 +172,10 @@ func buildRoutesPlot(tags []string, totals [][]RouteTotal) *routesPlotView {
 			}
 			px, py := x(i), y(*val)
 			path = append(path, fmt.Sprintf("%d %d", px, py))
-			ser.Points = append(ser.Points, plotPoint{X: px, Y: py, Href: tags[i] + "/" + routesFile + "#route-" + slugify(k.model),
+			// A marker where the total changed (and at the ends); elsewhere
+			// only the link.
+			mark := i == 0 || i == n-1 || values[k][i-1] == nil || *values[k][i-1] != *val
+			ser.Points = append(ser.Points, plotPoint{X: px, Y: py, Mark: mark, Href: tags[i] + "/" + routesFile + "#route-" + slugify(k.model),
 				Title: fmt.Sprintf("%s at %s: %d o200k_base tokens", ser.Label, tags[i], *val)})
 		}
 		ser.Paths = appendPath(ser.Paths, path)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,5 +142,43 @@ func TestReleasesDirRouteTotals(t *testing.T) {
 	after, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	if string(after) != string(before) || !strings.Contains(string(after), `class="routes-plot"`) {
 		t.Error("index.html from a manifest without totals differs from the one written with them")
+	}
+}
+
+// TestRoutesPlotManyReleases: many releases fit a bounded width, with
+// every k-th release labelled and the newest always; markers only where
+// a total changes and at the ends, every release still a linked point.
+func TestRoutesPlotManyReleases(t *testing.T) {
+	const n = 71
+	tags := make([]string, n)
+	totals := make([][]RouteTotal, n)
+	for i := range n {
+		tags[i] = "v1.0." + strconv.Itoa(i)
+		total := 5000
+		if i >= 40 {
+			total = 3300
+		}
+		totals[i] = []RouteTotal{{Model: "m", Provider: "p", O200kBase: &total}}
+	}
+	v := buildRoutesPlot(tags, totals)
+	if v.Width > plotLeft+plotMaxW+24 {
+		t.Errorf("width %d for %d releases, want at most %d", v.Width, n, plotLeft+plotMaxW+24)
+	}
+	if len(v.Columns) >= n || v.Columns[len(v.Columns)-1].Tag != tags[n-1] || v.Columns[0].Tag != tags[0] {
+		t.Errorf("%d labels, first %s, last %s: want fewer than %d, from the oldest to the newest", len(v.Columns), v.Columns[0].Tag, v.Columns[len(v.Columns)-1].Tag, n)
+	}
+	for i := 1; i < len(v.Columns); i++ {
+		if d := v.Columns[i].X - v.Columns[i-1].X; d < plotLabelPitch {
+			t.Errorf("labels %s and %s %d apart, want at least %d", v.Columns[i-1].Tag, v.Columns[i].Tag, d, plotLabelPitch)
+		}
+	}
+	var marked []int
+	for i, p := range v.Series[0].Points {
+		if p.Mark {
+			marked = append(marked, i)
+		}
+	}
+	if len(v.Series[0].Points) != n || !slices.Equal(marked, []int{0, 40, n - 1}) {
+		t.Errorf("%d points, marked %v; want %d, marked at 0, 40 and %d", len(v.Series[0].Points), marked, n, n-1)
 	}
 }
