@@ -53,6 +53,9 @@ const DiffContext = 3
 type Diff struct {
 	Old, New *Document
 	Findings []*FindingDiff
+	// Routes are the representative models' route totals on both sides,
+	// when the caller set them (package route computes them).
+	Routes []*RouteChange
 }
 
 // FindingDiff is what happened to one finding id between two documents.
@@ -69,6 +72,10 @@ type FindingDiff struct {
 	// Note explains the status in one sentence where it needs one
 	// (missing, added after missing, same bytes with other facts).
 	Note string
+	// Tokens is the change of the token counts of a record whose excerpt
+	// the model reads; nil for other records and where the bytes are the
+	// same.
+	Tokens *TokenChange
 }
 
 // FactChange is one fact whose value differs. Old or New is nil when the
@@ -146,7 +153,9 @@ func Compare(old, new *Document) *Diff {
 		}
 	}
 	for _, id := range mergeOrder(old.Findings, new.Findings) {
-		d.Findings = append(d.Findings, compareRecords(id, oldBy[id], newBy[id]))
+		fd := compareRecords(id, oldBy[id], newBy[id])
+		fd.Tokens = tokenChange(fd)
+		d.Findings = append(d.Findings, fd)
 	}
 	return d
 }

@@ -131,6 +131,9 @@ func (d *Diff) WriteText(w io.Writer, opts ReportOptions) error {
 		if f.Note != "" {
 			b.WriteString("    " + f.Note + "\n")
 		}
+		if f.Tokens != nil {
+			b.WriteString("    " + f.Tokens.Text() + "\n")
+		}
 		if len(f.Hunks) > 0 {
 			fmt.Fprintf(&b, "    --- a/%s\n    +++ b/%s\n", textOf(f.Old.Path), textOf(f.New.Path))
 			for _, h := range f.Hunks {
@@ -142,6 +145,12 @@ func (d *Diff) WriteText(w io.Writer, opts ReportOptions) error {
 		}
 		for _, l := range FactLines(f.Facts) {
 			b.WriteString("    " + l + "\n")
+		}
+	}
+	if routes := d.shownRoutes(opts); len(routes) > 0 {
+		b.WriteString("routes (o200k_base tokens of the counted sections; see keyfindings route):\n")
+		for _, r := range routes {
+			b.WriteString("  " + r.Text() + "\n")
 		}
 	}
 	b.WriteString(d.Summary() + "\n")
@@ -207,6 +216,9 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(mdtext.CodeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
 	}
 	add(table.String())
+	if routes := d.shownRoutes(opts); len(routes) > 0 {
+		add(mdRoutes(routes))
+	}
 	for _, f := range shown {
 		if f.Status == DiffUnchanged {
 			continue
@@ -217,6 +229,9 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		}
 		if f.Note != "" {
 			add(mdtext.Text(capitalize(f.Note)) + ".")
+		}
+		if f.Tokens != nil {
+			add("Tokens: " + mdtext.Text(f.Tokens.Text()) + ".")
 		}
 		var cites []string
 		if c := mdCite(d.Old, f.Old); c != "" {
@@ -263,6 +278,29 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 	}
 	_, err := io.WriteString(w, strings.Join(blocks, "\n\n")+"\n")
 	return err
+}
+
+// mdRoutes is the table of route totals: each representative model's
+// total and the records that make up its change.
+func mdRoutes(routes []*RouteChange) string {
+	var b strings.Builder
+	b.WriteString("| Route | o200k_base tokens | Made up of |\n| --- | --- | --- |\n")
+	for _, r := range routes {
+		name := mdtext.CodeSpan(r.Model)
+		if r.Provider != "" {
+			name += " (" + mdtext.Text(r.Provider) + ")"
+		}
+		var parts []string
+		for _, p := range r.Parts {
+			parts = append(parts, mdtext.Text(p.Label+" "+p.Change)+" ("+Signed(p.Delta())+", "+mdtext.CodeSpan(p.Record)+")")
+		}
+		made := strings.Join(parts, "; ")
+		if made == "" {
+			made = "—"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(name), cell(mdtext.Text(r.Total())), cell(made))
+	}
+	return b.String()
 }
 
 func capitalize(s string) string {
@@ -351,16 +389,18 @@ type (
 		Changed  bool              `json:"changed"`
 		Summary  map[string]int    `json:"summary"`
 		Findings []findingDiffJSON `json:"findings"`
+		Routes   []*RouteChange    `json:"routes,omitempty"`
 	}
 	findingDiffJSON struct {
-		ID     string     `json:"id"`
-		Title  string     `json:"title"`
-		Status string     `json:"status"`
-		Note   string     `json:"note,omitempty"`
-		Old    *sideJSON  `json:"old"`
-		New    *sideJSON  `json:"new"`
-		Hunks  []Hunk     `json:"hunks,omitempty"`
-		Facts  []factJSON `json:"facts,omitempty"`
+		ID     string       `json:"id"`
+		Title  string       `json:"title"`
+		Status string       `json:"status"`
+		Note   string       `json:"note,omitempty"`
+		Old    *sideJSON    `json:"old"`
+		New    *sideJSON    `json:"new"`
+		Hunks  []Hunk       `json:"hunks,omitempty"`
+		Facts  []factJSON   `json:"facts,omitempty"`
+		Tokens *TokenChange `json:"tokens,omitempty"`
 	}
 	sideJSON struct {
 		Status    string  `json:"status"`
@@ -403,12 +443,13 @@ func (d *Diff) MarshalIndent(opts ReportOptions) ([]byte, error) {
 		out.Summary[s] = n
 	}
 	for _, f := range d.shown(opts) {
-		fj := findingDiffJSON{ID: f.ID, Title: f.Title, Status: f.Status, Note: f.Note, Old: side(d.Old, f.Old), New: side(d.New, f.New), Hunks: f.Hunks}
+		fj := findingDiffJSON{ID: f.ID, Title: f.Title, Status: f.Status, Note: f.Note, Old: side(d.Old, f.Old), New: side(d.New, f.New), Hunks: f.Hunks, Tokens: f.Tokens}
 		for _, fc := range f.Facts {
 			fj.Facts = append(fj.Facts, factJSON{Name: fc.Name, Old: fc.Old, New: fc.New, Items: fc.Items})
 		}
 		out.Findings = append(out.Findings, fj)
 	}
+	out.Routes = d.shownRoutes(opts)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

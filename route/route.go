@@ -2,6 +2,7 @@ package route
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/keyfindings/keyfindings/findings"
@@ -43,6 +44,10 @@ type Section struct {
 type Model struct {
 	ID       string `yaml:"id" json:"id"`
 	Provider string `yaml:"provider" json:"provider"`
+	// Tokenizer names the public encoding the model's own tokenizer is
+	// (o200k_base for OpenAI's recent models); "" when its tokenizer is
+	// not public, so an o200k_base count is an estimate for it.
+	Tokenizer string `yaml:"tokenizer,omitempty" json:"tokenizer,omitempty"`
 }
 
 // Citation names the record a decision rests on.
@@ -92,6 +97,14 @@ type Tool struct {
 	Cites       []Citation `json:"citations"`
 }
 
+// Part is one record counted in a route's total: what it is in the route
+// ("prompt gpt.txt", "bash description", a section's name) and its count.
+type Part struct {
+	Record string          `json:"record"`
+	Label  string          `json:"label"`
+	Tokens findings.Tokens `json:"tokens"`
+}
+
 // SectionTokens is one part of the budget.
 type SectionTokens struct {
 	Name    string           `json:"name"`
@@ -108,6 +121,8 @@ type Route struct {
 	Tools    []Tool           `json:"tools"`
 	Sections []SectionTokens  `json:"sections"`
 	Tokens   *findings.Tokens `json:"tokens"`
+	// Counted are the records whose token counts make up Tokens.
+	Counted []Part `json:"counted"`
 	// RunTime lists what the answer does not cover because the code reads
 	// it at run time: the `when` of the records the decisions rest on.
 	RunTime []string `json:"run_time"`
@@ -124,8 +139,10 @@ func Evaluate(doc *findings.Document, cfg *Config, m Model) (*Route, error) {
 	routing := ix.one(cfg.Definitions.Routing)
 	registry := ix.one(cfg.Definitions.Registry)
 	adv := ix.one(cfg.Definitions.Advertising)
-	for id, r := range map[string]*findings.Record{cfg.Definitions.Routing: routing, cfg.Definitions.Registry: registry, cfg.Definitions.Advertising: adv} {
+	// In a fixed order, so the error names the same record every time.
+	for i, r := range []*findings.Record{routing, registry, adv} {
 		if r == nil || !r.Located() {
+			id := []string{cfg.Definitions.Routing, cfg.Definitions.Registry, cfg.Definitions.Advertising}[i]
 			return nil, &Error{Msg: fmt.Sprintf("record %s is not located at this commit; a route needs it", id)}
 		}
 	}
@@ -388,6 +405,8 @@ func budget(rt *Route, cfg *Config, ix *records) ([]SectionTokens, *findings.Tok
 	prompt := SectionTokens{Name: "provider prompt", Tokens: rt.Prompt.Tokens, Counted: rt.Prompt.Tokens != nil}
 	if prompt.Counted {
 		add(prompt.Tokens)
+		rec := rt.Prompt.Cites[len(rt.Prompt.Cites)-1].Record
+		rt.Counted = append(rt.Counted, Part{Record: rec, Label: "prompt " + path.Base(rt.Prompt.Path), Tokens: *prompt.Tokens})
 	} else {
 		prompt.Note = "not counted: no prompt file was chosen, or its record has no token count"
 	}
@@ -404,6 +423,7 @@ func budget(rt *Route, cfg *Config, ix *records) ([]SectionTokens, *findings.Tok
 		default:
 			tools.Tokens.O200kBase += t.Tokens.O200kBase
 			tools.Tokens.Cl100kBase += t.Tokens.Cl100kBase
+			rt.Counted = append(rt.Counted, Part{Record: t.Description, Label: t.ID + " description", Tokens: *t.Tokens})
 		}
 	}
 	var notes []string
@@ -425,6 +445,7 @@ func budget(rt *Route, cfg *Config, ix *records) ([]SectionTokens, *findings.Tok
 				}
 				st.Tokens.O200kBase += r.Tokens.O200kBase
 				st.Tokens.Cl100kBase += r.Tokens.Cl100kBase
+				rt.Counted = append(rt.Counted, Part{Record: r.ID, Label: s.Name, Tokens: *r.Tokens})
 			}
 		}
 		if st.Tokens == nil {

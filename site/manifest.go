@@ -51,6 +51,17 @@ type ManifestRelease struct {
 	ReleasesKey
 	// FindingsSHA256 is the SHA-256 of <tag>/findings.json as written.
 	FindingsSHA256 string `json:"findings_sha256"`
+	// Routes are the representative models' route totals at the
+	// release, for the index's plot. Manifests written before keyfindings
+	// kept them lack it; they are computed from findings.json then.
+	Routes []RouteTotal `json:"routes,omitempty"`
+}
+
+// sameBuild reports whether two entries describe the same release built
+// the same way: everything but the route totals, which follow from
+// findings.json.
+func (e ManifestRelease) sameBuild(o ManifestRelease) bool {
+	return e.Tag == o.Tag && e.Commit == o.Commit && e.ReleasesKey == o.ReleasesKey && e.FindingsSHA256 == o.FindingsSHA256
 }
 
 // Marshal encodes the manifest as indented JSON with a trailing newline.

@@ -3,6 +3,7 @@ package site
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -24,7 +25,7 @@ func TestReadReleasesManifestV1(t *testing.T) {
 	}
 	key := ReleasesKey{Tool: "t", Catalog: "c", Repo: "https://example.com/r"}
 	want := []ManifestRelease{{Tag: "v1.0.0", Commit: "abc", ReleasesKey: key, FindingsSHA256: "f0"}, {Tag: "v1.1.0", Commit: "def", ReleasesKey: key, FindingsSHA256: "f1"}}
-	if m.Schema != ReleasesManifestSchema || len(m.Releases) != 2 || m.Releases[0] != want[0] || m.Releases[1] != want[1] {
+	if m.Schema != ReleasesManifestSchema || len(m.Releases) != 2 || !reflect.DeepEqual(m.Releases, want) {
 		t.Errorf("read %+v, want %+v", m, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	texttemplate "text/template"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/route"
 )
 
 // Release is one release tag's records, for RenderReleases.
@@ -29,6 +30,7 @@ const (
 	changesTemplate        = "changes.md.tmpl"
 	releasesLayoutTemplate = "releases-layout.html.tmpl"
 	matrixTemplate         = "releases-matrix.html.tmpl"
+	routesPlotTemplate     = "releases-routes.html.tmpl"
 	changesFile            = "changes.html"
 )
 
@@ -74,6 +76,10 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := routesConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 
 	n := len(rels)
 	sites := make([]Files, n)
@@ -91,8 +97,12 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 		tags[i] = r.Tag
 	}
 	diffs := make([]*findings.Diff, n)
-	for i := 1; i < n; i++ {
-		diffs[i] = findings.Compare(docs[i-1], docs[i])
+	totals := make([][]RouteTotal, n)
+	for i := range n {
+		totals[i] = routeTotals(docs[i], cfg)
+		if i > 0 {
+			diffs[i] = compareReleases(docs[i-1], docs[i], cfg)
+		}
 	}
 	changes := make([][]byte, n)
 	err = forEach(n-1, func(j int) error {
@@ -117,7 +127,7 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 			out[tags[i]+"/"+changesFile] = changes[i]
 		}
 	}
-	index, err := renderReleasesIndex(set, tags, docs, diffs)
+	index, err := renderReleasesIndex(set, tags, docs, diffs, totals)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +136,14 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// compareReleases compares two releases' records, and the routes of the
+// representative models on them.
+func compareReleases(old, new *findings.Document, cfg *route.Config) *findings.Diff {
+	d := findings.Compare(old, new)
+	route.CompareRoutes(d, cfg)
+	return d
 }
 
 // releasesTemplates loads the templates and checks that those of a
@@ -140,7 +158,7 @@ func releasesTemplates(opts Options) (*templateSet, error) {
 			return nil, fmt.Errorf("template %s is missing", need)
 		}
 	}
-	for _, need := range []string{releasesLayoutTemplate, matrixTemplate} {
+	for _, need := range []string{releasesLayoutTemplate, matrixTemplate, routesPlotTemplate} {
 		if set.html.Lookup(need) == nil {
 			return nil, fmt.Errorf("HTML template %s is missing", need)
 		}
@@ -210,6 +228,8 @@ type releasesView struct {
 	Oldest, Newest releaseRow
 	// Findings counts the distinct finding ids across the releases.
 	Findings int
+	// RoutesPlot is set when the index shows the plot of route totals.
+	RoutesPlot bool
 }
 
 // releaseRow is one release on the index.
@@ -242,7 +262,10 @@ type countView struct {
 	Href   string
 }
 
-func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*findings.Diff) ([]byte, error) {
+// renderReleasesIndex renders the index of releases oldest first, with
+// their documents, the diff of each with the one before (diffs[0] is nil)
+// and their route totals.
+func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*findings.Diff, totals [][]RouteTotal) ([]byte, error) {
 	n := len(tags)
 	v := &releasesView{Repo: webBase(docs[n-1].Source.Repo)}
 	for i := n - 1; i >= 0; i-- {
@@ -277,7 +300,16 @@ func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Docum
 	if err := set.html.ExecuteTemplate(&fig, matrixTemplate, mv); err != nil {
 		return nil, fmt.Errorf("render %s: %w", matrixTemplate, err)
 	}
-	p := newReleasePage(set, "index.html", map[string]htmltemplate.HTML{"matrix": htmltemplate.HTML(fig.String())}) // html/template output
+	figures := map[string]htmltemplate.HTML{"matrix": htmltemplate.HTML(fig.String())} // html/template output
+	if pv := buildRoutesPlot(tags, totals); pv != nil {
+		var plot bytes.Buffer
+		if err := set.html.ExecuteTemplate(&plot, routesPlotTemplate, pv); err != nil {
+			return nil, fmt.Errorf("render %s: %w", routesPlotTemplate, err)
+		}
+		figures["routes"] = htmltemplate.HTML(plot.String()) // html/template output
+		v.RoutesPlot = true
+	}
+	p := newReleasePage(set, "index.html", figures)
 	nav := []navItem{{Title: "Releases", File: "index.html", Current: true}, {Title: "Key findings at " + tags[n-1], File: tags[n-1] + "/index.html"}}
 	title := "Key findings across releases · opencode " + tags[0] + " to " + tags[n-1]
 	return p.html(releasesTemplate, v, title, "style.css", nav)
@@ -340,6 +372,24 @@ type changesView struct {
 	Groups []changeGroup
 	// Unchanged are the findings with no change.
 	Unchanged []changeEntry
+	// Routes are the representative models' routes whose token totals
+	// changed.
+	Routes []routeChangeView
+}
+
+// routeChangeView is one route on a changes page.
+type routeChangeView struct {
+	Model, Provider string
+	// Total says how the total changed; Href links the route at this
+	// release.
+	Total, Href string
+	Parts       []routePartView
+}
+
+// routePartView is one record's share of a route's change; Href links
+// its entry on the changes page.
+type routePartView struct {
+	Text, Record, Href string
 }
 
 // changeGroup is one change class on a changes page.
@@ -365,10 +415,33 @@ type changeEntry struct {
 	Note               string
 	// Diff is the excerpt's unified diff; "" when the bytes are equal.
 	Diff string
+	// Tokens says how the token counts changed; "" for records without.
+	Tokens string
 	// Facts are the changed facts with single values; FactLists those
 	// that are lists on both sides, diffed item by item.
 	Facts     []factChangeView
 	FactLists []factListView
+}
+
+// routeChanges lists the routes of d whose totals changed, each part
+// linked to its record's entry on the page (anchors by finding id).
+func routeChanges(d *findings.Diff, anchors map[string]string) []routeChangeView {
+	var out []routeChangeView
+	for _, r := range d.Routes {
+		if !r.Differs() {
+			continue
+		}
+		rv := routeChangeView{Model: r.Model, Provider: r.Provider, Total: r.Total(), Href: routesFile + "#route-" + slugify(r.Model)}
+		for _, p := range r.Parts {
+			pv := routePartView{Text: p.Text(), Record: p.Record}
+			if a := anchors[p.Record]; a != "" {
+				pv.Href = "#" + a
+			}
+			rv.Parts = append(rv.Parts, pv)
+		}
+		out = append(out, rv)
+	}
+	return out
 }
 
 func capitalize(s string) string {
@@ -406,6 +479,8 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 	for _, s := range findings.DiffStatuses {
 		used[s] = true
 	}
+	used["routes"] = true
+	anchors := map[string]string{}
 	groups := map[string]*changeGroup{}
 	for _, s := range changeClasses {
 		groups[s] = &changeGroup{Status: s, Title: pageTitle(s), ID: s}
@@ -420,11 +495,15 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 			e.Anchor = fmt.Sprintf("%s-%d", f.ID, k)
 		}
 		used[e.Anchor] = true
+		anchors[f.ID] = e.Anchor
 		if f.New != nil {
 			e.Href = f.New.Page + ".html#" + f.ID
 		}
 		if f.Old != nil {
 			e.PreviousHref = "../" + prev + "/" + f.Old.Page + ".html#" + f.ID
+		}
+		if f.Tokens != nil {
+			e.Tokens = f.Tokens.Text()
 		}
 		if len(f.Hunks) > 0 {
 			var b strings.Builder
@@ -461,6 +540,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 			v.Groups = append(v.Groups, *g)
 		}
 	}
+	v.Routes = routeChanges(d, anchors)
 	p := newReleasePage(set, changesFile, nil)
 	nav := []navItem{
 		{Title: "Releases", File: "../index.html"},

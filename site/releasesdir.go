@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/route"
 )
 
 // ReleasesDir is a releases directory updated one release at a time. Each
@@ -26,6 +27,8 @@ type ReleasesDir struct {
 	set   *templateSet
 	style []byte
 	order func(a, b string) int
+	// routes is the routes data the totals are computed with.
+	routes *route.Config
 	// manifest is the manifest as read, for Reuse.
 	manifest *ReleasesManifest
 	// rels are the releases in the directory, oldest first by order.
@@ -68,7 +71,11 @@ func OpenReleasesDir(dir string, force bool, order func(a, b string) int, opts O
 	if err != nil {
 		return nil, nil, err
 	}
-	d = &ReleasesDir{dir: dir, fresh: kind != KindReleases, opts: opts, set: set, style: style, order: order}
+	cfg, err := routesConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	d = &ReleasesDir{dir: dir, fresh: kind != KindReleases, opts: opts, set: set, style: style, order: order, routes: cfg}
 	if d.fresh {
 		return d, nil, nil
 	}
@@ -88,6 +95,10 @@ func OpenReleasesDir(dir string, force bool, order func(a, b string) int, opts O
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("release %s is listed in %s but cannot be read back (%v); left out of the index", e.Tag, ReleasesManifestFile, err))
 			continue
+		}
+		if e.Routes == nil {
+			// A manifest of an earlier keyfindings, without totals.
+			e.Routes = routeTotals(doc, d.routes)
 		}
 		d.rels = d.insert(&dirRelease{entry: e, doc: doc, intact: sum == e.FindingsSHA256})
 	}
@@ -146,7 +157,7 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 	if err != nil {
 		return err
 	}
-	entry := ManifestRelease{Tag: rel.Tag, Commit: commit, ReleasesKey: key, FindingsSHA256: sha256Hex(files["findings.json"])}
+	entry := ManifestRelease{Tag: rel.Tag, Commit: commit, ReleasesKey: key, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: routeTotals(doc, d.routes)}
 	if !d.fresh && d.unchanged(entry) {
 		return d.rewrite(rel.Tag, files)
 	}
@@ -197,7 +208,7 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 // those already there, and so are the pages of the other releases and,
 // but for a change of templates, the top-level files.
 func (d *ReleasesDir) unchanged(entry ManifestRelease) bool {
-	return slices.ContainsFunc(d.rels, func(r *dirRelease) bool { return r.intact && r.entry == entry })
+	return slices.ContainsFunc(d.rels, func(r *dirRelease) bool { return r.intact && r.entry.sameBuild(entry) })
 }
 
 // rewrite writes the site of a release that is unchanged, with its
@@ -278,7 +289,7 @@ func (d *ReleasesDir) link(rels []*dirRelease, i int) {
 	r := *rels[i]
 	r.diff = nil
 	if i > 0 {
-		r.diff = findings.Compare(rels[i-1].doc, r.doc)
+		r.diff = compareReleases(rels[i-1].doc, r.doc, d.routes)
 	}
 	rels[i] = &r
 }
@@ -326,11 +337,12 @@ func (d *ReleasesDir) top(rels []*dirRelease) (Files, error) {
 	tags := make([]string, n)
 	docs := make([]*findings.Document, n)
 	diffs := make([]*findings.Diff, n)
+	totals := make([][]RouteTotal, n)
 	m := &ReleasesManifest{Schema: ReleasesManifestSchema, Releases: make([]ManifestRelease, n)}
 	for i, r := range rels {
-		tags[i], docs[i], diffs[i], m.Releases[i] = r.entry.Tag, r.doc, r.diff, r.entry
+		tags[i], docs[i], diffs[i], m.Releases[i], totals[i] = r.entry.Tag, r.doc, r.diff, r.entry, r.entry.Routes
 	}
-	index, err := renderReleasesIndex(d.set, tags, docs, diffs)
+	index, err := renderReleasesIndex(d.set, tags, docs, diffs, totals)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/route"
 )
 
 // Options control how RenderWith builds the pages.
@@ -19,11 +20,15 @@ type Options struct {
 	// Templates overrides the embedded templates file by file (see package
 	// templates); nil uses the embedded set alone.
 	Templates fs.FS
+	// Routes is the routes data the routes page evaluates; nil uses the
+	// data built into keyfindings (findings/routes.yaml).
+	Routes *route.Config
 }
 
 // Render returns the files of one commit's site with the embedded
 // templates: findings.json, the upstream licence (when license is not nil),
-// index.html, one HTML page per findings page, findings.md and style.css.
+// index.html, one HTML page per findings page, routes.html, findings.md
+// and style.css.
 func Render(doc *findings.Document, license []byte) (Files, error) {
 	return RenderWith(doc, license, Options{})
 }
@@ -61,19 +66,28 @@ func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, er
 		files["upstream-license.txt"] = license
 	}
 
-	index, err := r.htmlPage(indexTemplate, nil, "Key findings")
+	index, err := r.htmlPage(indexTemplate, nil, "Key findings", "index.html")
 	if err != nil {
 		return nil, err
 	}
 	files["index.html"] = index
 	for i := range r.view.Pages {
 		p := &r.view.Pages[i]
-		page, err := r.htmlPage(pageTemplate, p, p.Title)
+		page, err := r.htmlPage(pageTemplate, p, p.Title, p.File)
 		if err != nil {
 			return nil, err
 		}
 		files[p.File] = page
 	}
+	cfg, err := routesConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	r.view.Routes = r.routes(cfg)
+	if files[routesFile], err = r.htmlPage(routesTemplate, nil, "Routes", routesFile); err != nil {
+		return nil, err
+	}
+	r.view.Routes = nil
 	md, err := r.markdown(findingsTemplate, r.view, false)
 	if err != nil {
 		return nil, err
@@ -104,6 +118,8 @@ type view struct {
 	HTML bool
 	// LicenseFile is true when upstream-license.txt is part of the site.
 	LicenseFile bool
+	// Routes are the representative models' routes (routes.md.tmpl only).
+	Routes *routesView
 }
 
 // sourceView describes the commit for headers.
@@ -312,12 +328,9 @@ type navItem struct {
 	Current bool
 }
 
-// htmlPage renders a Markdown template to HTML and wraps it in the layout.
-func (r *renderer) htmlPage(name string, p *pageView, heading string) ([]byte, error) {
-	file := "index.html"
-	if p != nil {
-		file = p.File
-	}
+// htmlPage renders a Markdown template to HTML as the page file and wraps
+// it in the layout.
+func (r *renderer) htmlPage(name string, p *pageView, heading, file string) ([]byte, error) {
 	r.page = file
 	defer func() { r.page = "" }()
 	v := *r.view
@@ -344,6 +357,7 @@ func (r *renderer) htmlPage(name string, p *pageView, heading string) ([]byte, e
 	for _, pg := range r.view.Pages {
 		lv.Nav = append(lv.Nav, navItem{Title: pg.Title, File: pg.File, Current: file == pg.File})
 	}
+	lv.Nav = append(lv.Nav, navItem{Title: "Routes", File: routesFile, Current: file == routesFile})
 	var b bytes.Buffer
 	if err := r.set.html.ExecuteTemplate(&b, layoutTemplate, lv); err != nil {
 		return nil, fmt.Errorf("render %s: %w", file, err)

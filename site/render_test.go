@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/route"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/site/golden")
@@ -34,12 +35,19 @@ func TestGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name, fixture string
 		license       []byte
+		// routes is routes data in testdata/site; "" uses the embedded.
+		routes string
 	}{
-		{"full", "findings.json", testLicense},
-		{"plain", "plain.json", nil},
+		{"full", "findings.json", testLicense, ""},
+		{"plain", "plain.json", nil, ""},
+		{"routes", "routes.json", nil, "routes.yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files, err := Render(readFixture(t, tc.fixture), tc.license)
+			var opts Options
+			if tc.routes != "" {
+				opts.Routes = readRoutes(t, tc.routes)
+			}
+			files, err := RenderWith(readFixture(t, tc.fixture), tc.license, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,6 +87,20 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readRoutes reads routes data from testdata/site.
+func readRoutes(t *testing.T, name string) *route.Config {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "site", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := route.ParseConfig(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
 
 func sortedNames(files Files) []string {

@@ -23,6 +23,7 @@ const (
 	indexTemplate    = "index.md.tmpl"
 	pageTemplate     = "page.md.tmpl"
 	findingsTemplate = "findings.md.tmpl"
+	routesTemplate   = "routes.md.tmpl"
 	layoutTemplate   = "layout.html.tmpl"
 	styleFile        = "style.css"
 	sectionsFile     = "sections.txt"
@@ -107,7 +108,7 @@ func loadTemplates(override fs.FS) (*templateSet, error) {
 			return nil, &UnknownTemplateError{File: name, Known: slices.Sorted(maps.Keys(embedded)), Body: true}
 		}
 	}
-	for _, need := range []string{indexTemplate, pageTemplate, findingsTemplate} {
+	for _, need := range []string{indexTemplate, pageTemplate, findingsTemplate, routesTemplate} {
 		if set.md.Lookup(need) == nil {
 			return nil, fmt.Errorf("template %s is missing", need)
 		}

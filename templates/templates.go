@@ -4,7 +4,9 @@
 // Files ending in .md.tmpl are text/template templates that produce
 // Markdown: index.md.tmpl (index.html), page.md.tmpl (prompts.html,
 // tools.html, configuration.html, network.html), findings.md.tmpl
-// (findings.md) and partials.md.tmpl (the parts they share). Files ending
+// (findings.md), routes.md.tmpl (routes.html: the routes of the
+// representative models, evaluated from the records with package route)
+// and partials.md.tmpl (the parts they share). Files ending
 // in .html.tmpl are html/template templates: layout.html.tmpl is the page
 // shell around goldmark's HTML, excerpt.html.tmpl draws highlighted code.
 // style.css is copied into the site, followed by the highlighting rules;
@@ -16,7 +18,9 @@
 // changes.md.tmpl (<tag>/changes.html: what changed since the release
 // before), both inside releases-layout.html.tmpl; releases-matrix.html.tmpl
 // draws the picture as SVG, and releases.md.tmpl places it with
-// {{figure "matrix"}}.
+// {{figure "matrix"}}; releases-routes.html.tmpl draws the plot of route
+// totals across the releases, placed with {{figure "routes"}} when a
+// route could be evaluated at some release.
 //
 // `keyfindings build --templates DIR` overrides these files one by one: a
 // file in DIR with the same name replaces the embedded one, and further
@@ -56,10 +60,16 @@
 // releases.md.tmpl receives .Releases (newest first: .Tag, .Index,
 // .Source, .Commit, .Version, .Date, .Located, .Total, .Previous,
 // .Changes, .Counts with .Status, .N and .Href), .Oldest, .Newest, .Repo
-// and .Findings; changes.md.tmpl receives .Tag, .Previous, .Source,
+// .Findings and .RoutesPlot; changes.md.tmpl receives .Tag, .Previous, .Source,
 // .PreviousSource, .PreviousIndex, .Summary, .Groups (.Status, .Title,
 // .ID, .Entries) and .Unchanged, each entry with .ID, .Anchor, .Record,
-// .Old, .New, .Href, .PreviousHref, .Note, .Diff, .Facts and .FactLists.
+// .Old, .New, .Href, .PreviousHref, .Note, .Tokens, .Diff, .Facts and
+// .FactLists, and .Routes (.Model, .Provider, .Total, .Href, .Parts with
+// .Text, .Record and .Href). routes.md.tmpl receives, beside the page
+// data, .Routes: .Rows (one per model: .Model, .Provider, .Anchor,
+// .Estimate, .Problem, .Route, .Prompt, .PromptHref, .RoutingHref,
+// .Undecided, .Yes, .Depends, .No, .RegistryHref, .AdvertisingHref,
+// .Sections, .Total), .NotCounted and .RunTime (.Record, .Href, .When).
 //
 // Prose from the definitions goes through claim (Markdown) and inline
 // (Markdown on one line), which show raw HTML as text. goldmark runs

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/route"
 )
 
 func runDiff(args []string, stdout, stderr io.Writer) error {
@@ -43,6 +44,11 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	d := findings.Compare(docs[0], docs[1])
+	cfg, err := route.ParseConfig(findings.RoutesData(), "findings/routes.yaml")
+	if err != nil {
+		return err
+	}
+	route.CompareRoutes(d, cfg)
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: compared %s with %s\n", findings.SourceLabel(docs[0].Source), findings.SourceLabel(docs[1].Source))
 	}
