@@ -44,10 +44,13 @@ const excerptHeadInfo = "kf-head"
 const figureInfo = "kf-figure="
 
 // An excerpt longer than foldLines shows its first headLines and folds the
-// rest in <details>.
+// rest in <details>. On the index, an excerpt longer than indexLines
+// shows its first headLines and links to the rest on its record's page,
+// so the index stays small enough to scan (and to load on a phone).
 const (
-	foldLines = 60
-	headLines = 12
+	foldLines  = 60
+	indexLines = 24
+	headLines  = 12
 )
 
 // newMarkdown returns the goldmark configuration for pages whose excerpts
@@ -217,7 +220,7 @@ func recordExcerpt(rec *findings.Record, head bool) (excerptView, error) {
 		}
 		v.All.Lines = append(v.All.Lines, lv)
 	}
-	if v.Count > foldLines {
+	if v.Count > foldLines || head && v.Count > indexLines {
 		v.Fold = true
 		v.Head = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[:headLines]}
 		v.Rest = blockView{Wrap: v.All.Wrap, Lines: v.All.Lines[headLines:]}
