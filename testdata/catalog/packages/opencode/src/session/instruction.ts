@@ -23,7 +23,7 @@ const layer = Layer.effect(
       return yield* Effect.succeed(file)
     })
 
-// want-start: instruction-urls
+// want-start: instruction-urls effect
     const fetch = Effect.fnUntraced(function* (url: string) {
       const res = yield* http.execute(HttpClientRequest.get(url)).pipe(
         Effect.timeout(2_500),
