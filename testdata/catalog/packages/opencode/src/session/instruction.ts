@@ -10,7 +10,7 @@ const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const global = yield* Global.Service
-// want-start: instruction-loading
+// want-start: instruction-loading runtime-flags
     const flags = yield* RuntimeFlags.Service
     const http = HttpClient.filterStatusOk(yield* HttpClient.HttpClient)
     const globalFiles = [
