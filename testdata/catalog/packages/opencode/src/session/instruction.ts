@@ -10,7 +10,7 @@ const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const global = yield* Global.Service
-// want-start: instruction-loading
+// want-start: instruction-loading runtime-flags
     const flags = yield* RuntimeFlags.Service
     const http = HttpClient.filterStatusOk(yield* HttpClient.HttpClient)
     const globalFiles = [
@@ -23,7 +23,7 @@ const layer = Layer.effect(
       return yield* Effect.succeed(file)
     })
 
-// want-start: instruction-urls
+// want-start: instruction-urls effect
     const fetch = Effect.fnUntraced(function* (url: string) {
       const res = yield* http.execute(HttpClientRequest.get(url)).pipe(
         Effect.timeout(2_500),

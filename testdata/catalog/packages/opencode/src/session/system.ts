@@ -41,9 +41,10 @@ const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     return Service.of({
-// want-start: environment-block
+// want-start: environment-block references
       environment: Effect.fn("SystemPrompt.environment")(function* (model: Provider.Model) {
         const ctx = yield* InstanceState.context
+        const references = yield* Effect.succeed(ctx.links ?? [])
         return [
           [
             `Model in use: ${model.api.id}`,
@@ -52,7 +53,8 @@ const layer = Layer.effect(
             `  Today: ${new Date().toISOString()}`,
             `</env>`,
           ].join("\n"),
-        ]
+          references.length === 0 ? undefined : ["Linked folders:", ...references.map(String)].join("\n"),
+        ].filter((part) => part !== undefined)
       }),
 // want-end: environment-block
 
