@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -39,6 +40,9 @@ type queryGroup struct {
 	patterns int
 }
 
+// tsCompiles counts the queries given to tree-sitter, for tests.
+var tsCompiles atomic.Int64
+
 // compileError is tree-sitter's refusal of a query text.
 type compileError struct{ err error }
 
@@ -53,6 +57,7 @@ func (g *queryGroup) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
 		return c, nil
 	}
 	c, err := sitter.NewQuery([]byte(g.text), lang)
+	tsCompiles.Add(1)
 	if err != nil {
 		return nil, &compileError{err}
 	}
