@@ -150,11 +150,15 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 
 // queryGroups partitions texts, the query texts to compile, into groups:
 // per definition, the main queries of its shapes, and its fact queries.
-// A text several definitions use joins the first group that has it.
+// A text several definitions use joins the first group that has it; a
+// text compiled already (compileQuery) joins none.
 func queryGroups(cat *findings.Catalog, texts []string) [][]string {
 	want := map[string]bool{}
 	for _, t := range texts {
-		want[t] = true
+		// A text this process compiled already is not compiled again.
+		if _, done := compiledQueries.Load(t); !done {
+			want[t] = true
+		}
 	}
 	var groups [][]string
 	add := func(list []string) {

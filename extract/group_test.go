@@ -33,6 +33,14 @@ func TestCatalogCompilesInGroups(t *testing.T) {
 	if limit := int64(2 * len(cat.Definitions)); n > limit || n >= int64(texts) {
 		t.Errorf("compiling %d query texts of %d definitions took %d tree-sitter compiles, want at most %d", texts, len(cat.Definitions), n, limit)
 	}
+	// A second Extractor in the same process compiles nothing again.
+	before = tsCompiles.Load()
+	if _, err := Compile(cat); err != nil {
+		t.Fatal(err)
+	}
+	if n := tsCompiles.Load() - before; n != 0 {
+		t.Errorf("compiling the catalog again took %d tree-sitter compiles, want none", n)
+	}
 }
 
 // TestGroupedQueriesMatchAsAlone runs every query text of the catalog, as
