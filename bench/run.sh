@@ -14,6 +14,9 @@
 #                   release before ($PREV): the next release's build
 #     extract-cold  the extraction alone (bench/extractbench), no cache
 #     extract-warm  the extraction alone, cache directory of an earlier run
+#     extract-cold-80  extract-cold with the catalog grown to $GROW
+#                   (default 80) definitions by copies of its own, each
+#                   with its own query texts (extractbench -grow)
 #     floor         read the files the catalog needs, parse each once
 #     peer          export the tag's sources, one ast-grep scan with a
 #                   rule per finding (bench/astgrep)
@@ -23,6 +26,11 @@
 #     releases      the extraction alone: one Extractor over every tag
 #                   (bench/extractbench, ExtractMany), no cache
 #     peer          the peer once per tag
+#
+# With BASE=<git ref>, the rows build-cold, extract-cold and
+# extract-cold-80 are also measured for keyfindings built from that ref
+# (suffix -base), in the same rounds: a before/after side by side.
+# MANY=0 skips the releases rows.
 #
 # Prints medians of $RUNS runs (default 5; $RUNS_MANY, default 3, for the
 # releases rows): wall time, CPU time (user+sys) and peak RSS, then the
@@ -43,6 +51,9 @@ FROM=${FROM:-v1.16.0}
 TO=${TO:-v1.18.3}
 RUNS=${RUNS:-5}
 RUNS_MANY=${RUNS_MANY:-3}
+GROW=${GROW:-80}
+MANY=${MANY:-1}
+BASE=${BASE:-}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
@@ -60,6 +71,15 @@ echo "== building keyfindings and bench/extractbench"
 (cd "$root" && go build -o "$scratch/keyfindings" ./cmd/keyfindings && go build -o "$scratch/extractbench" ./bench/extractbench)
 kf=$scratch/keyfindings
 xb=$scratch/extractbench
+if [[ -n $BASE ]]; then
+	echo "== building keyfindings and bench/extractbench at $BASE"
+	mkdir -p "$scratch/base-src"
+	git -C "$root" archive "$BASE" | tar -x -C "$scratch/base-src"
+	# This extractbench (its -grow flag) against that ref's extract API.
+	cp "$root/bench/extractbench/main.go" "$scratch/base-src/bench/extractbench/main.go"
+	(cd "$scratch/base-src" && go build -o "$scratch/keyfindings-base" ./cmd/keyfindings && go build -o "$scratch/extractbench-base" ./bench/extractbench)
+fi
+echo "   load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [[ -n ${AST_GREP:-} ]]; then
 	sg=$AST_GREP
@@ -117,10 +137,20 @@ measure() {
 	tail -n 1 "$scratch/time" >>"$scratch/$name.times"
 }
 
-one=(build-cold build-warm build-next extract-cold extract-warm floor peer)
+one=(build-cold build-warm build-next extract-cold extract-cold-80 extract-warm floor peer)
+if [[ -n $BASE ]]; then
+	one+=(build-cold-base extract-cold-base extract-cold-80-base)
+fi
 run_one() {
 	local name=$1
 	case $name in
+	build-cold-base)
+		rm -rf "$scratch/cold"
+		KEYFINDINGS_CACHE=$scratch/cold measure "$name" "$scratch/keyfindings-base" build --repo "$repo" --ref "$TAG" --out "$scratch/site-base" --force --quiet
+		;;
+	extract-cold-base) measure "$name" "$scratch/extractbench-base" releases -repo "$repo" -from "$TAG" -to "$TAG" ;;
+	extract-cold-80-base) measure "$name" "$scratch/extractbench-base" releases -repo "$repo" -from "$TAG" -to "$TAG" -grow "$GROW" ;;
+	extract-cold-80) measure "$name" "$xb" releases -repo "$repo" -from "$TAG" -to "$TAG" -grow "$GROW" ;;
 	build-cold)
 		rm -rf "$scratch/cold"
 		KEYFINDINGS_CACHE=$scratch/cold measure "$name" "$kf" build --repo "$repo" --ref "$TAG" --out "$scratch/site" --force --quiet
@@ -180,6 +210,9 @@ EOF
 if command -v python3 >/dev/null; then check_peer; fi
 
 many=(releases-cmd releases peer-releases)
+if [[ $MANY == 0 ]]; then
+	many=()
+fi
 run_many() {
 	case $1 in
 	releases-cmd)
@@ -190,12 +223,14 @@ run_many() {
 	peer-releases) measure peer-releases bash -c 'for t in $1; do peer_one "$t" "$2"; done' _ "$tags" "$scratch/peer" ;;
 	esac
 }
-echo "== releases: $FROM..$TO ($ntags tags), $RUNS_MANY runs each (after one untimed run)"
+if ((${#many[@]})); then
+	echo "== releases: $FROM..$TO ($ntags tags), $RUNS_MANY runs each (after one untimed run)"
+fi
 for name in "${many[@]}"; do
 	run_many "$name"
 	rm -f "$scratch/$name.times"
 done
-for ((i = 1; i <= RUNS_MANY; i++)); do
+for ((i = 1; i <= RUNS_MANY && ${#many[@]}; i++)); do
 	for name in "${many[@]}"; do
 		run_many "$name"
 	done
@@ -211,10 +246,12 @@ cpu() { median "$scratch/$1.times" '$2+$3'; }
 rss() { median "$scratch/$1.times" '$4/1024'; }
 maxrss() { awk 'BEGIN{m=0} {if ($4>m) m=$4} END{printf "%.0f\n", m/1024}' "$scratch/$1.times"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", a/b}'; }
+ratio2() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
 
 echo
 echo "== results (medians; CPU is user+sys; RSS in MiB)"
 printf '%-32s %9s %9s %9s\n' "" "wall s" "CPU s" "RSS MiB"
+echo "   load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 for name in "${one[@]}" "${many[@]}"; do
 	label=$name
 	case $name in
@@ -222,6 +259,7 @@ for name in "${one[@]}" "${many[@]}"; do
 	releases) label="releases extract ($ntags tags)" ;;
 	peer-releases) label="peer ($ntags tags)" ;;
 	build-next) label="build-next ($PREV->$TAG)" ;;
+	extract-cold-80*) label="$name ($GROW defs)" ;;
 	*) label="$name ($TAG)" ;;
 	esac
 	printf '%-32s %9s %9s %9.0f\n' "$label" "$(wall "$name")" "$(cpu "$name")" "$(rss "$name")"
@@ -234,20 +272,35 @@ echo "== ratios"
 for name in build-cold build-warm build-next extract-cold extract-warm; do
 	echo "   $name: $(ratio "$peer" "$(wall "$name")")x faster than the peer, $(ratio "$(wall "$name")" "$floor")x the floor"
 done
-for name in releases-cmd releases; do
+for name in "${many[@]}"; do
+	[[ $name == peer-releases ]] && continue
 	echo "   $name: $(ratio "$(wall peer-releases)" "$(wall "$name")")x faster than the peer run once per tag; peak RSS $(maxrss "$name") MiB (largest of the runs)"
 done
+for suffix in "" ${BASE:+-base}; do
+	echo "   extract-cold$suffix with $GROW definitions: $(ratio2 "$(wall extract-cold-80$suffix)" "$(wall extract-cold$suffix)")x the wall time, $(ratio2 "$(cpu extract-cold-80$suffix)" "$(cpu extract-cold$suffix)")x the CPU time of the catalog's own"
+done
+if [[ -n $BASE ]]; then
+	for name in build-cold extract-cold extract-cold-80; do
+		echo "   $name against $BASE: $(ratio "$(wall "$name-base")" "$(wall "$name")")x faster (wall), $(ratio "$(cpu "$name-base")" "$(cpu "$name")")x less CPU"
+	done
+fi
 echo
 echo "== targets"
 check() { awk -v v="$2" -v op="$3" -v t="$4" 'BEGIN{ok = (op==">=") ? v>=t : v<=t; printf "   %-58s %s\n", ARGV[1], ok ? "met" : "NOT met"}' "$1"; }
+check "one release, build-cold, >= 2x faster than the peer (wall)" "$(ratio "$peer" "$(wall build-cold)")" ">=" 2
+check "one release, build-cold, >= 2x less CPU than the peer" "$(ratio "$(cpu peer)" "$(cpu build-cold)")" ">=" 2
+check "one release, build-warm, >= 5x faster than the peer (wall)" "$(ratio "$peer" "$(wall build-warm)")" ">=" 5
+check "one release, build-warm, >= 5x less CPU than the peer" "$(ratio "$(cpu peer)" "$(cpu build-warm)")" ">=" 5
+check "extract-cold with $GROW definitions, <= 1.2x the wall time" "$(ratio2 "$(wall extract-cold-80)" "$(wall extract-cold)")" "<=" 1.2
+check "extract-cold with $GROW definitions, <= 1.2x the CPU time" "$(ratio2 "$(cpu extract-cold-80)" "$(cpu extract-cold)")" "<=" 1.2
 for name in build-cold build-warm; do
-	check "one release, $name, >= 3x faster than the peer" "$(ratio "$peer" "$(wall "$name")")" ">=" 3
 	check "one release, $name, within 2x of the floor" "$(ratio "$(wall "$name")" "$floor")" "<=" 2
 done
 for name in extract-cold extract-warm; do
 	check "one release, $name, within 2x of the floor" "$(ratio "$(wall "$name")" "$floor")" "<=" 2
 done
-for name in releases-cmd releases; do
+for name in "${many[@]}"; do
+	[[ $name == peer-releases ]] && continue
 	check "$name >= 10x faster than the peer per tag" "$(ratio "$(wall peer-releases)" "$(wall "$name")")" ">=" 10
 	check "$name peak RSS <= 300 MiB" "$(maxrss "$name")" "<=" 300
 done

@@ -123,11 +123,13 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 	if d := x.results.disk; d != nil {
 		uncached = d.preloadQueries(texts)
 	}
-	// Compile the query texts first, longest (slowest) first, so the
-	// workers stay busy to the end; compileDef then finds them compiled
-	// and reports any error in catalog order.
-	slices.SortStableFunc(uncached, func(a, b string) int { return len(b) - len(a) })
-	forEach(len(uncached), n, func(i int) { compileQuery(uncached[i]) })
+	// Compile the query texts first, in groups (see group.go), the
+	// largest (slowest) first, so the workers stay busy to the end;
+	// compileDef then finds them compiled and reports any error in
+	// catalog order.
+	groups := queryGroups(cat, uncached)
+	slices.SortStableFunc(groups, func(a, b []string) int { return groupSize(b) - groupSize(a) })
+	forEach(len(groups), n, func(i int) { compileGroup(groups[i]) })
 	defs := make([]*compiledDef, len(cat.Definitions))
 	errs := make([]error, len(cat.Definitions))
 	forEach(len(defs), n, func(i int) {

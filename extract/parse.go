@@ -28,6 +28,11 @@ type parsedFile struct {
 
 	// unsearchable, when set, says why queries are not run on this file.
 	unsearchable string
+
+	// runs keeps the matches of the query groups run on this view of the
+	// file (groupMatches).
+	runsMu sync.Mutex
+	runs   map[runKey][]groupMatch
 }
 
 // maxChildren bounds the children of one node with syntax errors that

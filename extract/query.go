@@ -36,15 +36,18 @@ type predicate struct {
 	re      *regexp.Regexp
 }
 
-// query is a tree-sitter query compiled for both grammars, with its
-// predicates parsed and checked.
+// query is one query text of the catalog, with its predicates parsed and
+// checked. Its patterns are compiled as part of a group (see group.go):
+// several texts compiled as one tree-sitter query, in which this text's
+// patterns are first..first+len(preds)-1.
 type query struct {
-	text     string
-	mu       sync.Mutex
-	compiled map[*sitter.Language]*sitter.Query
-	// captures lists the capture names, by id.
+	text  string
+	group *queryGroup
+	first int
+	// captures lists the text's capture names, in the order tree-sitter
+	// numbers them when the text is compiled alone.
 	captures []string
-	// preds holds predicates per pattern.
+	// preds holds predicates per pattern of the text.
 	preds [][]predicate
 	// anchors are the literal strings the #eq? predicates demand.
 	anchors []string
@@ -52,9 +55,9 @@ type query struct {
 
 // compiledQueries holds every query this process compiled, by its text.
 // tree-sitter spends milliseconds analysing the grammar for each query it
-// compiles, and a compiled query is never changed after compileQueryText
-// (its TSX form is added under q.mu), so definitions, facts and Compile
-// calls that share a text share one compilation.
+// compiles, and a compiled query is never changed after it is stored
+// (its group adds its TSX form under a lock), so definitions, facts and
+// Compile calls that share a text share one compilation.
 var compiledQueries sync.Map // string → *queryOnce
 
 type queryOnce struct {
@@ -64,7 +67,8 @@ type queryOnce struct {
 }
 
 // compileQuery returns text compiled for TypeScript (and lazily TSX), with
-// its predicates checked, compiling it on first use.
+// its predicates checked, compiling it alone on first use unless a group
+// compiled it (compileGroup).
 func compileQuery(text string) (*query, error) {
 	v, _ := compiledQueries.LoadOrStore(text, &queryOnce{})
 	e := v.(*queryOnce)
@@ -72,31 +76,47 @@ func compileQuery(text string) (*query, error) {
 	return e.q, e.err
 }
 
-// compileQueryText compiles text for TypeScript and checks its predicates.
+// storeQuery makes compileQuery answer q for its text, unless the text has
+// an answer already.
+func storeQuery(q *query) {
+	e := &queryOnce{}
+	e.once.Do(func() { e.q = q })
+	compiledQueries.LoadOrStore(q.text, e)
+}
+
+// compileQueryText compiles text alone for TypeScript and checks its
+// predicates.
 func compileQueryText(text string) (*query, error) {
-	q, err := sitter.NewQuery([]byte(text), langTS)
+	g := &queryGroup{text: text, compiled: map[*sitter.Language]*sitter.Query{}}
+	sq, err := g.forLanguage(langTS)
 	if err != nil {
-		return nil, fmt.Errorf("query does not compile: %s", oneLine(err.Error()))
+		return nil, fmt.Errorf("query does not compile: %w", err)
 	}
-	cq := &query{text: text, compiled: map[*sitter.Language]*sitter.Query{langTS: q}}
-	for i := uint32(0); i < q.CaptureCount(); i++ {
-		cq.captures = append(cq.captures, q.CaptureNameForId(i))
-	}
-	for p := uint32(0); p < q.PatternCount(); p++ {
-		var list []predicate
-		for _, steps := range q.PredicatesForPattern(p) {
-			pr, err := parsePredicate(q, steps)
-			if err != nil {
-				return nil, err
-			}
-			if pr.op == "eq" && !pr.negate && pr.other == "" {
-				cq.anchors = append(cq.anchors, pr.values[0])
-			}
-			list = append(list, pr)
+	cq := &query{text: text, group: g, captures: g.captures}
+	for p := uint32(0); p < sq.PatternCount(); p++ {
+		if err := cq.addPattern(sq, p); err != nil {
+			return nil, err
 		}
-		cq.preds = append(cq.preds, list)
 	}
 	return cq, nil
+}
+
+// addPattern parses the predicates of pattern p of the compiled group as
+// the text's next pattern.
+func (q *query) addPattern(sq *sitter.Query, p uint32) error {
+	var list []predicate
+	for _, steps := range sq.PredicatesForPattern(p) {
+		pr, err := parsePredicate(sq, steps)
+		if err != nil {
+			return err
+		}
+		if pr.op == "eq" && !pr.negate && pr.other == "" {
+			q.anchors = append(q.anchors, pr.values[0])
+		}
+		list = append(list, pr)
+	}
+	q.preds = append(q.preds, list)
+	return nil
 }
 
 func parsePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (predicate, error) {
@@ -146,24 +166,6 @@ func parsePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (predica
 	return pr, nil
 }
 
-// forLanguage returns the query compiled for lang.
-func (q *query) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if c, ok := q.compiled[lang]; ok {
-		return c, nil
-	}
-	c, err := sitter.NewQuery([]byte(q.text), lang)
-	if err != nil {
-		return nil, fmt.Errorf("query does not compile for this grammar: %s", oneLine(err.Error()))
-	}
-	if err := q.sameShape(c); err != nil {
-		return nil, err
-	}
-	q.compiled[lang] = c
-	return c, nil
-}
-
 // hasCapture reports whether the query defines a capture name.
 func (q *query) hasCapture(name string) bool {
 	for _, c := range q.captures {
@@ -181,40 +183,21 @@ type match struct {
 
 // run executes the query on node within the file and returns the matches
 // whose predicates hold. When within is set, only matches whose captured
-// nodes all lie inside [within.start, within.end) are kept.
+// nodes all lie inside [within.start, within.end) are kept. The file runs
+// the query's whole group once per node and range (groupMatches); this
+// takes the matches of the text's own patterns.
 func (q *query) run(f *parsedFile, node *sitter.Node, within *byteRange) ([]match, error) {
-	sq, err := q.forLanguage(f.lang)
+	ms, err := f.groupMatches(q.group, node, within)
 	if err != nil {
 		return nil, err
 	}
-	cur := sitter.NewQueryCursor()
-	defer cur.Close()
-	if within != nil {
-		cur.SetPointRange(f.point(within.start), f.point(within.end))
-	}
-	cur.Exec(sq, node)
 	var out []match
-	for {
-		m, ok := cur.NextMatch()
-		if !ok {
-			break
-		}
-		caps := map[string][]*sitter.Node{}
-		inside := true
-		for _, c := range m.Captures {
-			if within != nil && (int(c.Node.StartByte()) < within.start || int(c.Node.EndByte()) > within.end) {
-				inside = false
-			}
-			name := q.captures[c.Index]
-			caps[name] = append(caps[name], c.Node)
-		}
-		if !inside {
+	for _, m := range ms {
+		p := m.pattern - q.first
+		if p < 0 || p >= len(q.preds) || !q.holds(p, m.captures, f.Data) {
 			continue
 		}
-		if !q.holds(int(m.PatternIndex), caps, f.Data) {
-			continue
-		}
-		out = append(out, match{captures: caps})
+		out = append(out, match{captures: m.captures})
 	}
 	return out, nil
 }

@@ -8,9 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
-
-	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -57,9 +54,11 @@ func (q *query) meta() queryMeta {
 }
 
 // queryFromMeta rebuilds a query from what compiling it told, without
-// compiling it: forLanguage compiles it when it first runs.
+// compiling it: its group of one compiles it when it first runs, and
+// checks that it compiles to the captures and patterns the entry says.
 func queryFromMeta(m queryMeta) (*query, error) {
-	q := &query{text: m.Text, compiled: map[*sitter.Language]*sitter.Query{}, captures: m.Captures}
+	g := &queryGroup{text: m.Text, known: true, captures: m.Captures, patterns: len(m.Patterns)}
+	q := &query{text: m.Text, group: g, captures: m.Captures}
 	for _, list := range m.Patterns {
 		var preds []predicate
 		for _, p := range list {
@@ -84,19 +83,6 @@ func queryFromMeta(m queryMeta) (*query, error) {
 		q.preds = append(q.preds, preds)
 	}
 	return q, nil
-}
-
-// sameShape checks that a compilation of q's text has the captures and
-// patterns q was built with (from a cache entry, or another grammar).
-func (q *query) sameShape(c *sitter.Query) error {
-	var names []string
-	for i := uint32(0); i < c.CaptureCount(); i++ {
-		names = append(names, c.CaptureNameForId(i))
-	}
-	if !slices.Equal(names, q.captures) || int(c.PatternCount()) != len(q.preds) {
-		return fmt.Errorf("query compiles to other captures or patterns than its cache entry says; delete the keyfindings cache directory")
-	}
-	return nil
 }
 
 // catalogQueries lists the distinct query texts of a catalog, every

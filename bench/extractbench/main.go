@@ -53,6 +53,7 @@ func main() {
 
 type common struct {
 	repo, defs, cpuprofile, memprofile string
+	grow                               int
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -60,13 +61,63 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.defs, "defs", "", "definitions directory (default: the embedded catalog)")
 	fs.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile here")
 	fs.StringVar(&c.memprofile, "memprofile", "", "write a heap profile here at the end")
+	fs.IntVar(&c.grow, "grow", 0, "grow the catalog to this many definitions with copies of its own (see grow)")
 }
 
 func (c *common) catalog() (*findings.Catalog, error) {
+	var cat *findings.Catalog
+	var err error
 	if c.defs != "" {
-		return findings.Load(os.DirFS(c.defs), c.defs)
+		cat, err = findings.Load(os.DirFS(c.defs), c.defs)
+	} else {
+		cat, err = findings.Embedded()
 	}
-	return findings.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	grow(cat, c.grow)
+	return cat, nil
+}
+
+// grow adds copies of the catalog's definitions, in turn, until it holds n:
+// a synthetic catalog of n definitions as costly as the real ones. Each
+// copy has its own id and its own query texts (every query, the shapes'
+// and the facts', ends in a comment naming the copy), so nothing is shared
+// with the definition it copies: its queries are compiled and run again,
+// as a new definition's would be. The copies locate what the originals do.
+func grow(cat *findings.Catalog, n int) {
+	real := len(cat.Definitions)
+	for i := 0; len(cat.Definitions) < n && real > 0; i++ {
+		d := *cat.Definitions[i%real]
+		tag := fmt.Sprintf("\n; copy %d\n", i)
+		d.ID = fmt.Sprintf("%s-copy-%d", d.ID, i)
+		d.Order = len(cat.Definitions)
+		if d.Query != "" {
+			d.Query += tag
+		}
+		d.Facts = copyFacts(d.Facts, tag)
+		d.Shapes = append([]findings.Shape(nil), d.Shapes...)
+		for j := range d.Shapes {
+			d.Shapes[j].Query += tag
+			d.Shapes[j].Facts = copyFacts(d.Shapes[j].Facts, tag)
+		}
+		cat.Definitions = append(cat.Definitions, &d)
+	}
+}
+
+func copyFacts(fs []findings.FactSpec, tag string) []findings.FactSpec {
+	if fs == nil {
+		return nil
+	}
+	out := make([]findings.FactSpec, len(fs))
+	for i, f := range fs {
+		if f.Query != "" {
+			f.Query += tag
+		}
+		f.Fields = copyFacts(f.Fields, tag)
+		out[i] = f
+	}
+	return out
 }
 
 func (c *common) open() (*extract.Opened, error) {
