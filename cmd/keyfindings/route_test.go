@@ -86,8 +86,13 @@ func TestRouteRealHistory(t *testing.T) {
 		// At v1.14.20 the shell tool is still bash.ts with its own .txt.
 		{"v1.14.20", "gpt-5", "openai", "gpt.txt", "invalid bash read glob grep task webfetch todowrite skill apply_patch"},
 		{"v1.14.20", "gpt-4.1", "openai", "beast.txt", "invalid bash read glob grep edit write task webfetch todowrite skill"},
-		// v1.0.0 needs the older shapes of tool-registry and
-		// tool-advertising (definition shapes, in progress on main).
+		// v1.4.7: the last namespace-era system.ts, the Effect registry.
+		{"v1.4.7", "gpt-5", "openai", "gpt.txt", "invalid bash read glob grep task webfetch todowrite skill apply_patch"},
+		{"v1.4.7", "gpt-4.1", "openai", "beast.txt", "invalid bash read glob grep edit write task webfetch todowrite skill"},
+		// v1.0.0 has no row: its routing reads `modelID`, which routes.yaml
+		// does not bind, and its tool filter is `enabled`'s map of tools
+		// turned off (shape namespace-enabled), which the route evaluator
+		// does not read, so every tool there is "depends".
 	}
 	for _, c := range cases {
 		t.Run(c.ref+"/"+c.model, func(t *testing.T) {

@@ -1,7 +1,7 @@
 const BUNDLED_PROVIDERS: Record<string, () => Promise<any>> = {}
 
 export const layer = Effect.gen(function* () {
-// want-start: sdk-endpoint
+// want-start: sdk-endpoint resolve-sdk
   async function resolveSDK(model: any, s: any, envs: Record<string, string | undefined>) {
     try {
       const provider = s.providers[model.providerID]

@@ -21,7 +21,7 @@ const layer = Layer.effect(
     const search = yield* SearchTool
     const map = yield* MapTool
 
-// want-start: tool-registry
+// want-start: tool-registry state
     const state = yield* InstanceState.make<State>(
       Effect.fn("ToolRegistry.state")(function* (ctx) {
         const custom: Tool.Def[] = []
@@ -64,7 +64,7 @@ const layer = Layer.effect(
       return (yield* InstanceState.get(state)).builtin
     })
 
-// want-start: tool-advertising
+// want-start: tool-advertising effect
     const tools: Interface["tools"] = Effect.fn("ToolRegistry.tools")(function* (input) {
       const filtered = (yield* all()).filter((tool) => {
         if (tool.id === SearchTool.id) {

@@ -6,7 +6,7 @@ export function status(input: any): RuntimeStatus {
   return statusWithFetch(input, undefined)
 }
 
-// want-start: native-runtime-gate
+// want-start: native-runtime-gate with-fetch
 function statusWithFetch(input: any, fetch: typeof globalThis.fetch | undefined): RuntimeStatus {
   const providerID = input.model.providerID
   if (providerID !== "acme" && !providerID.startsWith("house"))

@@ -6,7 +6,7 @@ const mergeOptions = (target: Record<string, any>, source: Record<string, any> |
   ...(source ?? {}),
 })
 
-// want-start: request-preparation
+// want-start: request-preparation prepare
 export const prepare = Effect.fn("LLMRequestPrep.prepare")(function* (input: any) {
   const system = [input.agent.prompt ?? SystemPrompt.provider(input.model)].join("\n")
   yield* input.plugin.trigger("fixture.system.rewrite", { model: input.model }, { system })
