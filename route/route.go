@@ -329,7 +329,12 @@ func chooseTools(registry, adv *findings.Record, descs []*findings.Record, refs 
 			t.Advertised = map[string]string{"true": "yes", "false": "no", "unknown": "depends"}[s.Outcome]
 		}
 		if t.Advertised != "no" {
-			keep := filterTool(adv, refs, toolIDs, funcs, def, t.ID, &t)
+			var keep string
+			if _, ok := adv.Facts["disabled"]; ok {
+				keep = disabledMap(asList(adv.Facts["disabled"]), t.ID, def == "" || toolIDs[def] != "", &t)
+			} else {
+				keep = filterTool(adv, refs, toolIDs, funcs, def, t.ID, &t)
+			}
 			if keep == "no" || t.Advertised == "yes" {
 				t.Advertised = keep
 			}
@@ -380,6 +385,41 @@ func filterTool(adv *findings.Record, refs map[string]Value, toolIDs map[string]
 		return "depends"
 	}
 	return verdict(Eval(other, env), "return "+Source(other))
+}
+
+// disabledMap reads the older form of advertising (until v1.0.115): a map
+// of the tools turned off (`result["patch"] = false`), each entry either
+// unconditional or under a condition (in that era, the agent's
+// permissions: configuration read at run time). A tool the map does not
+// name stays advertised. resolved says whether the records give the
+// tool's id; without it the map cannot be matched.
+func disabledMap(entries []Expr, id string, resolved bool, t *Tool) string {
+	if !resolved {
+		t.Steps = append(t.Steps, Step{Rule: "map of tools turned off", Outcome: "unknown", Unknown: []string{"the records do not give this tool's id, so the map cannot be matched"}})
+		return "depends"
+	}
+	out := "yes"
+	for _, e := range entries {
+		if fmt.Sprint(e["tool"]) != id {
+			continue
+		}
+		rule := fmt.Sprintf("result[%q] = false", id)
+		var conds []string
+		for _, c := range asAnyList(e["when"]) {
+			conds = append(conds, fmt.Sprint(c))
+		}
+		if len(conds) == 0 {
+			t.Steps = append(t.Steps, Step{Rule: rule, Outcome: "true"})
+			return "no"
+		}
+		cond := strings.Join(conds, " && ")
+		t.Steps = append(t.Steps, Step{Rule: "if (" + cond + ") " + rule, Outcome: "unknown", Unknown: []string{"cannot evaluate: " + cond + " (configuration read at run time)"}})
+		out = "depends"
+	}
+	if out == "yes" {
+		t.Steps = append(t.Steps, Step{Rule: "not in the map of tools turned off", Outcome: "true"})
+	}
+	return out
 }
 
 func locals(r *findings.Record) map[string]Expr {

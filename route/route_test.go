@@ -127,3 +127,30 @@ func TestEvaluateNeedsRecords(t *testing.T) {
 		t.Fatalf("err = %v, want one naming the routing record", err)
 	}
 }
+
+// TestDisabledMap: the older advertising form, a map of tools turned off,
+// unconditionally or under a condition read at run time.
+func TestDisabledMap(t *testing.T) {
+	entries := []Expr{
+		{"tool": "patch", "when": []any{}},
+		{"tool": "edit", "when": []any{`agent.permission.edit === "deny"`}},
+	}
+	for _, tc := range []struct {
+		id       string
+		resolved bool
+		want     string
+	}{
+		{"patch", true, "no"},
+		{"edit", true, "depends"},
+		{"read", true, "yes"},
+		{"PatchTool", false, "depends"},
+	} {
+		var tool Tool
+		if got := disabledMap(entries, tc.id, tc.resolved, &tool); got != tc.want {
+			t.Errorf("%s: %s, want %s (steps %+v)", tc.id, got, tc.want, tool.Steps)
+		}
+		if len(tool.Steps) != 1 {
+			t.Errorf("%s: %d steps, want 1", tc.id, len(tool.Steps))
+		}
+	}
+}

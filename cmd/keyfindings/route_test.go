@@ -89,10 +89,13 @@ func TestRouteRealHistory(t *testing.T) {
 		// v1.4.7: the last namespace-era system.ts, the Effect registry.
 		{"v1.4.7", "gpt-5", "openai", "gpt.txt", "invalid bash read glob grep task webfetch todowrite skill apply_patch"},
 		{"v1.4.7", "gpt-4.1", "openai", "beast.txt", "invalid bash read glob grep edit write task webfetch todowrite skill"},
-		// v1.0.0 has no row: its routing reads `modelID`, which routes.yaml
-		// does not bind, and its tool filter is `enabled`'s map of tools
-		// turned off (shape namespace-enabled), which the route evaluator
-		// does not read, so every tool there is "depends".
+		// v1.0.0: provider(modelID) in namespace SystemPrompt; tools
+		// advertised unless enabled()'s map turns them off, and the
+		// entries for edit, write, bash and webfetch depend on the agent's
+		// permissions (run time), so only these are a plain yes.
+		{"v1.0.0", "gpt-5", "openai", "codex.txt", "glob grep list read task"},
+		{"v1.0.0", "gpt-4.1", "openai", "beast.txt", "glob grep list read task"},
+		{"v1.0.0", "claude-sonnet-4-5", "anthropic", "anthropic.txt", "glob grep list read task"},
 	}
 	for _, c := range cases {
 		t.Run(c.ref+"/"+c.model, func(t *testing.T) {
