@@ -214,28 +214,7 @@ const maxOffLine = 3
 // (n-1)-th single parent (1: c descends from every parent of t); 0 when
 // none is.
 func (g *graph) descendsFromParents(c, t string) (int, error) {
-	for n := 1; n <= maxOffLine; n++ {
-		tn, err := g.node(t)
-		if err != nil || tn.missing || len(tn.parents) == 0 {
-			return 0, err
-		}
-		all := true
-		for _, p := range tn.parents {
-			ok, err := g.descends(c, p)
-			if err != nil {
-				return 0, err
-			}
-			all = all && ok
-		}
-		switch {
-		case all:
-			return n, nil
-		case len(tn.parents) > 1:
-			return 0, nil
-		}
-		t = tn.parents[0]
-	}
-	return 0, nil
+	return g.offLine(t, func(p string) (bool, error) { return g.descends(c, p) })
 }
 
 // parentsReached reports how many commits c stands off the line of w's
@@ -243,33 +222,40 @@ func (g *graph) descendsFromParents(c, t string) (int, error) {
 // (n-1)-th single parent is a proper ancestor of the target; 0 when none
 // is.
 func (g *graph) parentsReached(w *targetWalk, c *node) (int, error) {
+	return g.offLine(c.id, func(p string) (bool, error) {
+		pn, err := g.node(p)
+		if err != nil || pn.missing {
+			return false, err
+		}
+		return g.reached(w, pn)
+	})
+}
+
+// offLine follows start's parents back at most maxOffLine commits (single
+// parents but for the last) and returns the n of the first commit all of
+// whose parents satisfy ok (1: start's own parents); 0 when none does.
+func (g *graph) offLine(start string, ok func(parent string) (bool, error)) (int, error) {
+	id := start
 	for n := 1; n <= maxOffLine; n++ {
-		if len(c.parents) == 0 {
-			return 0, nil
+		cur, err := g.node(id)
+		if err != nil || cur.missing || len(cur.parents) == 0 {
+			return 0, err
 		}
 		all := true
-		for _, p := range c.parents {
-			pn, err := g.node(p)
-			if err != nil || pn.missing {
-				return 0, err
-			}
-			ok, err := g.reached(w, pn)
+		for _, p := range cur.parents {
+			yes, err := ok(p)
 			if err != nil {
 				return 0, err
 			}
-			all = all && ok
+			all = all && yes
 		}
 		switch {
 		case all:
 			return n, nil
-		case len(c.parents) > 1:
+		case len(cur.parents) > 1:
 			return 0, nil
 		}
-		next, err := g.node(c.parents[0])
-		if err != nil || next.missing {
-			return 0, err
-		}
-		c = next
+		id = cur.parents[0]
 	}
 	return 0, nil
 }
