@@ -110,6 +110,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL}
 	reused := 0
 	var firstCommit, lastCommit string
+	began := time.Now()
 	// Git reads stay on one goroutine (go-git repositories are not safe
 	// for concurrent use); one Extractor serves every release, so a blob
 	// that several releases share is parsed once.
@@ -130,7 +131,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			reused++
 		}
 		if !src.quiet {
-			fmt.Fprintf(stderr, "keyfindings: %d/%d %s %s in %s\n", i+1, len(chosen), t.Name, how, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(stderr, "keyfindings: %d/%d %s %s in %s, %s elapsed\n", i+1, len(chosen), t.Name, how, time.Since(start).Round(time.Millisecond), time.Since(began).Round(100*time.Millisecond))
 		}
 	}
 	if err := dir.Finish(); err != nil {

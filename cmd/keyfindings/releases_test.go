@@ -702,11 +702,11 @@ func TestReleasesInterrupted(t *testing.T) {
 }
 
 // progressLine is the line releases prints per release.
-var progressLine = regexp.MustCompile(`^keyfindings: (\d+)/(\d+) (\S+) (reused|extracted \([^)]+\)) in (\S+)$`)
+var progressLine = regexp.MustCompile(`^keyfindings: (\d+)/(\d+) (\S+) (reused|extracted \([^)]+\)) in (\S+), (\S+) elapsed$`)
 
 // TestReleasesProgress: one line per release on stderr, N/total with the
-// tag, whether it was extracted or reused, and the time it took; none
-// with --quiet.
+// tag, whether it was extracted or reused, the time it took and the time
+// since the run began; none with --quiet.
 func TestReleasesProgress(t *testing.T) {
 	f := newReleaseFixture(t, 4)
 	out := filepath.Join(t.TempDir(), "rel")
@@ -723,8 +723,10 @@ func TestReleasesProgress(t *testing.T) {
 			if m == nil {
 				continue
 			}
-			if d, err := time.ParseDuration(m[5]); err != nil || d < 0 {
-				t.Errorf("%q: the time %q is not a duration", line, m[5])
+			for _, text := range m[5:7] {
+				if d, err := time.ParseDuration(text); err != nil || d < 0 {
+					t.Errorf("%q: the time %q is not a duration", line, text)
+				}
 			}
 			if n >= len(tags) || m[1] != fmt.Sprint(n+1) || m[2] != "3" || m[3] != tags[n] || m[4] != how {
 				t.Errorf("progress line %q, want %d/3 %s %s", line, n+1, tags[min(n, len(tags)-1)], how)
