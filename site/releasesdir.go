@@ -1,8 +1,10 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -223,9 +225,45 @@ func (d *ReleasesDir) rewrite(tag string, files Files) error {
 		}
 		files[changesFile] = page
 	}
+	// The top-level files are rendered again by Finish (the templates may
+	// have changed) and written only where their bytes differ.
 	d.stale = true
-	return replaceDir(filepath.Join(d.dir, tag), files, false)
+	dir := filepath.Join(d.dir, tag)
+	if holds(dir, files) {
+		// Nothing to write: a re-run with nothing new leaves the
+		// directory as it is, file for file.
+		return nil
+	}
+	return replaceDir(dir, files, false)
 }
+
+// holds reports whether dir holds exactly files: the same names (no more,
+// no fewer) with the same bytes.
+func holds(dir string, files Files) bool {
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		want, ok := files[filepath.ToSlash(rel)]
+		if !ok {
+			return errDiffers
+		}
+		got, err := os.ReadFile(p)
+		if err != nil || !bytes.Equal(got, want) {
+			return errDiffers
+		}
+		n++
+		return nil
+	})
+	return err == nil && n == len(files)
+}
+
+var errDiffers = errors.New("differs")
 
 // Finish writes the top-level files if a Put of an unchanged release
 // left them as an earlier run (perhaps with other templates) wrote them.
@@ -357,7 +395,11 @@ func (d *ReleasesDir) top(rels []*dirRelease) (Files, error) {
 // is what a later run trusts.
 func (d *ReleasesDir) writeTop(top Files) error {
 	for _, name := range []string{"index.html", "style.css", ReleasesManifestFile} {
-		if err := writeFileAtomic(filepath.Join(d.dir, name), top[name]); err != nil {
+		file := filepath.Join(d.dir, name)
+		if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, top[name]) {
+			continue
+		}
+		if err := writeFileAtomic(file, top[name]); err != nil {
 			return err
 		}
 	}

@@ -767,3 +767,38 @@ func TestReleasesTemplatesRerender(t *testing.T) {
 		t.Error("v1.0.0/changes.html was not rendered with the given templates")
 	}
 }
+
+// TestReleasesRerunWritesNothing: a second run over the same releases with
+// nothing new leaves every file in place, not rewritten (the same inode),
+// so a published directory is not churned by a scheduled re-run.
+func TestReleasesRerunWritesNothing(t *testing.T) {
+	f := newReleaseFixture(t, 4)
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	before := map[string]os.FileInfo{}
+	filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			before[p], _ = os.Stat(p)
+		}
+		return err
+	})
+	if len(before) == 0 {
+		t.Fatal("the first run wrote nothing")
+	}
+	f.releases(out)
+	after := 0
+	filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		after++
+		info, _ := os.Stat(p)
+		if b, ok := before[p]; !ok || !os.SameFile(b, info) {
+			t.Errorf("the re-run rewrote %s", p)
+		}
+		return nil
+	})
+	if after != len(before) {
+		t.Errorf("%d files after the re-run, %d before", after, len(before))
+	}
+}
