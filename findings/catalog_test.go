@@ -132,8 +132,9 @@ var catalogFacts = map[string]map[string]string{
 	},
 	"instruction-urls": {"timeout_ms": `2500`, "method": `"get"`, "on_failure": `""`},
 	"request-preparation": {
-		"hooks":         `["fixture.system.rewrite","chat.params","chat.headers"]`,
+		"hooks":         `["fixture.system.rewrite","chat.params","chat.headers","fixture.after"]`,
 		"option_layers": `["defaults","input.provider.options","input.agent.options"]`,
+		"headers":       `["x-fixture-session","User-Agent","x-session"]`,
 	},
 	"tool-registry": {
 		"builtin": `[{"tool":"invalid"},{"tool":"question","gate":"questionEnabled","gate_expr":{"op":"ref","name":"questionEnabled"}},
