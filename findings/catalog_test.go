@@ -132,8 +132,9 @@ var catalogFacts = map[string]map[string]string{
 	},
 	"instruction-urls": {"timeout_ms": `2500`, "method": `"get"`, "on_failure": `""`},
 	"request-preparation": {
-		"hooks":         `["fixture.system.rewrite","chat.params","chat.headers"]`,
+		"hooks":         `["fixture.system.rewrite","chat.params","chat.headers","fixture.after"]`,
 		"option_layers": `["defaults","input.provider.options","input.agent.options"]`,
+		"headers":       `["x-fixture-session","User-Agent","x-session"]`,
 	},
 	"tool-registry": {
 		"builtin": `[{"tool":"invalid"},{"tool":"question","gate":"questionEnabled","gate_expr":{"op":"ref","name":"questionEnabled"}},
@@ -165,12 +166,16 @@ var catalogFacts = map[string]map[string]string{
 	"tool-descriptions-task-txt":        {"tool": `"TaskTool"`, "id": `"task"`, "used_in": `["[DESCRIPTION, EXTRA].join(\"\\n\\n\")"]`},
 	"tool-descriptions-websearch-txt":   {"tool": `"SearchTool"`, "id": `"search"`, "used_in": `["DESCRIPTION.replace(\"{{year}}\", \"2026\")"]`},
 	"tool-descriptions-shell-txt":       {"imported_as": `"DESCRIPTION"`, "used_in": `["renderPrompt(DESCRIPTION, { shell: name, os: platform })"]`},
-	"tool-result-bash":                  {"templates": `["Notes:\n${output.notes.join(\"\n\")}\n\n","${notes}Stopped: the time limit ran out.","${notes}Finished with status ${output.exit}."]`},
-	"tool-result-write":                 {"templates": `["${output.existed ? \"Replaced\" : \"Made\"} ${output.resource}.","Replaced","Made"]`},
-	"tool-result-edit":                  {"templates": `["Changed ${output.file}","Occurrences: ${output.count}","~~~diff"]`},
-	"tool-result-glob":                  {"templates": `["Nothing matched"]`},
-	"tool-result-grep":                  {"templates": `["Nothing matched","${output.length} hits","${match.path}#${match.line} ${match.text}"]`},
-	"tool-result-question":              {"templates": `["${q.text} -> ${answers[i]?.join(\"/\") || \"(none)\"}","(none)","Answers: ${pairs}."]`},
+	"tool-result-bash": {
+		"templates":    `["Notes:\n${output.notes.join(\"\n\")}\n\n","${notes}Stopped: the time limit ran out.","${notes}Finished with status ${output.exit}."]`,
+		"parts":        `["output.output","modelOutput(output)"]`,
+		"output_texts": `["Gave up after ${input.limit} ms.","(empty)","[clipped]"]`,
+	},
+	"tool-result-write":    {"templates": `["${output.existed ? \"Replaced\" : \"Made\"} ${output.resource}.","Replaced","Made"]`},
+	"tool-result-edit":     {"templates": `["Changed ${output.file}","Occurrences: ${output.count}","~~~diff"]`},
+	"tool-result-glob":     {"templates": `["Nothing matched"]`},
+	"tool-result-grep":     {"templates": `["Nothing matched","${output.length} hits","${match.path}#${match.line} ${match.text}"]`},
+	"tool-result-question": {"templates": `["${q.text} -> ${answers[i]?.join(\"/\") || \"(none)\"}","(none)","Answers: ${pairs}."]`},
 	"tool-result-read": {
 		"tags":        `["<path>${target}</path>","<type>text</type>","<content>\n","\n</content>"]`,
 		"line_prefix": `"${n + file.start}| ${text}"`,

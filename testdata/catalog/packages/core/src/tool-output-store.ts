@@ -13,10 +13,18 @@ const boundedPreview = (text: string, marker: string, maxLines: number, maxBytes
   const cut = halves(text, maxLines - 2)
   return cut.tail ? `${cut.head}\n${marker}\n${cut.tail}` : `${cut.head}\n${marker}`
 }
+
+const layer = Layer.effect(
+  Service,
+  Effect.gen(function* () {
+    const bound = Effect.fn("ToolOutputStore.bound")(function* (input: any) {
+      const file = yield* write(input.text)
+      const marker = `[cut here; the rest is in ${file}]`
+      return boundedPreview(input.text, marker, MAX_LINES, MAX_BYTES)
+    })
+    return Service.of({ bound })
+  }),
+)
 // want-end: tool-output-bounds
 
-const bound = Effect.fn("ToolOutputStore.bound")(function* (input: any) {
-  const file = yield* write(input.text)
-  const marker = `[cut here; the rest is in ${file}]`
-  return boundedPreview(input.text, marker, MAX_LINES, MAX_BYTES)
-})
+export const node = makeLocationNode({ service: Service, layer })

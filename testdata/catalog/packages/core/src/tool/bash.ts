@@ -13,7 +13,6 @@ const modelOutput = (output: Output) => {
   if (output.timeout) return `${notes}Stopped: the time limit ran out.`
   return `${notes}Finished with status ${output.exit}.`
 }
-// want-end: tool-result-bash
 
 const layer = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -24,7 +23,16 @@ const layer = Layer.effectDiscard(
           { type: "text", text: output.output },
           { type: "text", text: modelOutput(output) },
         ],
+        execute: (input) =>
+          Effect.gen(function* () {
+            const result = yield* run(input.command)
+            if (!result) return { output: `Gave up after ${input.limit} ms.`, timeout: true }
+            const output = result.text || "(empty)"
+            const notice = result.clipped ? "[clipped]" : undefined
+            return { exit: result.code, output: notice ? `${output}\n${notice}` : output }
+          }),
       }),
     })
   }),
 )
+// want-end: tool-result-bash

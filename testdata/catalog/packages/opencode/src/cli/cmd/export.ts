@@ -1,11 +1,15 @@
 import { Effect } from "effect"
 import { effectCmd } from "../effect-cmd"
 
-function sanitize(data: any) {
-  return { ...data, title: "[redacted]" }
+// want-start: session-export effect-run
+function redact(kind: string, value: string) {
+  return value ? `[hidden ${kind}]` : value
 }
 
-// want-start: session-export effect-run
+function sanitize(data: any) {
+  return { ...data, title: redact("title", data.title) }
+}
+
 export const ExportCommand = effectCmd({
   command: "dump [sessionID]",
   describe: "write a session as JSON",

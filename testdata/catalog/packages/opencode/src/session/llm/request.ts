@@ -14,7 +14,17 @@ export const prepare = Effect.fn("LLMRequestPrep.prepare")(function* (input: any
   const options = mergeOptions(mergeOptions(defaults, input.provider.options), input.agent.options)
   const params = yield* input.plugin.trigger("chat.params", { model: input.model }, { options })
   const { headers } = yield* input.plugin.trigger("chat.headers", { model: input.model }, { headers: {} })
-// want-end: request-preparation
   yield* input.plugin.trigger("fixture.after", {}, {})
-  return { system, params, headers }
+  return {
+    system,
+    params,
+    headers: {
+      ...(input.model.providerID === "fixture"
+        ? { "x-fixture-session": input.sessionID, "User-Agent": "fixture" }
+        : { "x-session": input.sessionID, "User-Agent": "fixture" }),
+      ...input.model.headers,
+      ...headers,
+    },
+  }
+// want-end: request-preparation
 })
