@@ -21,14 +21,17 @@ type ReportOptions struct {
 }
 
 // shown returns the findings a report lists.
-func (d *Diff) shown(opts ReportOptions) []*FindingDiff {
+func (d *Diff) shown(opts ReportOptions) []*FindingDiff { return differing(d.Findings, opts) }
+
+// differing returns items, or with opts.Changed those that differ.
+func differing[T interface{ Differs() bool }](items []T, opts ReportOptions) []T {
 	if !opts.Changed {
-		return d.Findings
+		return items
 	}
-	var out []*FindingDiff
-	for _, f := range d.Findings {
-		if f.Differs() {
-			out = append(out, f)
+	var out []T
+	for _, it := range items {
+		if it.Differs() {
+			out = append(out, it)
 		}
 	}
 	return out

@@ -174,15 +174,4 @@ func (c *RouteChange) Text() string {
 
 // shownRoutes returns the routes a report lists: all, or with
 // opts.Changed those that differ.
-func (d *Diff) shownRoutes(opts ReportOptions) []*RouteChange {
-	if !opts.Changed {
-		return d.Routes
-	}
-	var out []*RouteChange
-	for _, r := range d.Routes {
-		if r.Differs() {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (d *Diff) shownRoutes(opts ReportOptions) []*RouteChange { return differing(d.Routes, opts) }
