@@ -125,11 +125,14 @@ func deriveTypeScript(jsx bool) (chroma.Lexer, error) {
 	}
 	rules := raw.Clone()
 	rules["interp"] = append([]chroma.Rule{{Pattern: `\\.`, Type: chroma.LiteralStringEscape}}, rules["interp"]...)
-	rules["slashstartsregex"] = slices.DeleteFunc(rules["slashstartsregex"], func(r chroma.Rule) bool {
-		return r.Pattern == "(?=/)"
-	})
 	for i, r := range rules["slashstartsregex"] {
 		rules["slashstartsregex"][i].Pattern = strings.Replace(r.Pattern, "([gim]+\\b|\\B)", "([dgimsuvy]+\\b|\\B)", 1)
+		if r.Pattern == "(?=/)" {
+			// The slash is consumed as an operator: a rule that matched
+			// nothing here would let root's zero-width rule at a line
+			// start push this state again forever.
+			rules["slashstartsregex"][i] = chroma.Rule{Pattern: `/`, Type: chroma.Operator, Mutator: chroma.Pop(1)}
+		}
 	}
 	if jsx {
 		rules["tag"] = append(rules["tag"], chroma.Rule{Pattern: `[^\s\w]`, Type: chroma.Punctuation})
