@@ -145,7 +145,9 @@ type Finding struct {
 
 // LogEach is Log for each of several records over the range of q (its ID
 // and Definition are not used). The commits of the range are read once,
-// and the lookups of paths in their trees are shared.
+// and the lookups of paths in their trees are shared; the records of one
+// definition (the files of an expect: all definition) are followed in one
+// walk, each commit located once for all of them.
 func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if s, err := repo.Storer.Shallow(); err == nil && len(s) > 0 {
 		return nil, ErrShallow
@@ -155,27 +157,33 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 		return nil, err
 	}
 	dirs := map[treeName]object.TreeEntry{}
-	var out []*History
+	out := make([]*History, len(fs))
 	var since time.Time
-	for _, f := range fs {
+	for _, g := range byDefinition(fs, q.AllCommits) {
 		fq := q
-		fq.ID, fq.Definition = f.ID, f.Definition
-		x, err := extract.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{f.Definition}}, extract.CompileOptions{CacheDir: q.CacheDir})
+		fq.ID, fq.Definition = fs[g[0]].ID, fs[g[0]].Definition
+		x, err := extract.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{fq.Definition}}, extract.CompileOptions{CacheDir: q.CacheDir})
 		if err != nil {
 			return nil, err
 		}
-		w := newWalker(repo, x, fq)
+		ids := make([]string, len(g))
+		for i, k := range g {
+			ids[i] = fs[k].ID
+		}
+		w := newWalker(repo, x, fq, ids)
 		w.commits, w.dirs = read, dirs
-		h, err := w.history(nodes)
+		hs, err := w.history(nodes)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range h.Entries {
-			if since.IsZero() || e.Date.Before(since) {
-				since = e.Date
+		for i, h := range hs {
+			for _, e := range h.Entries {
+				if since.IsZero() || e.Date.Before(since) {
+					since = e.Date
+				}
 			}
+			out[g[i]] = h
 		}
-		out = append(out, h)
 	}
 	if since.IsZero() {
 		return out, nil
@@ -192,24 +200,49 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	return out, nil
 }
 
-// history walks the range for the walker's record.
-func (w *walker) history(nodes []node) (*History, error) {
-	h := &History{ID: w.q.ID, Title: w.q.Definition.Title}
+// byDefinition groups the positions of fs by definition, in the order
+// each definition first appears. With allCommits every record walks
+// alone: a commit is "touched" for a record only when it changed a file
+// that record is read from, not one of its siblings'.
+func byDefinition(fs []Finding, allCommits bool) [][]int {
+	var groups [][]int
+	at := map[*findings.Definition]int{}
+	for i, f := range fs {
+		g, ok := at[f.Definition]
+		if !ok || allCommits {
+			g = len(groups)
+			at[f.Definition] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}
+
+// history walks the range for the walker's records, one History each.
+func (w *walker) history(nodes []node) ([]*History, error) {
+	hs := make([]*History, len(w.ids))
+	for i, id := range w.ids {
+		hs[i] = &History{ID: id, Title: w.q.Definition.Title}
+	}
+	passes := 0
 	// The inputs compared include every path a record was found at. A
 	// path first seen during a walk may have changed at a commit the walk
 	// already passed, so the walk is repeated until no new path turns up
 	// (records are cached, so a repeated walk locates nothing again).
 	for {
-		h.Stats.Passes++
+		passes++
 		known := len(w.extra)
 		entries, stats, err := w.walk(nodes)
 		if err != nil {
 			return nil, err
 		}
-		h.Entries = entries
-		h.Stats.Commits, h.Stats.Compared = stats.Commits, stats.Compared
+		stats.Passes = passes
+		for i, h := range hs {
+			h.Entries, h.Stats = entries[i], stats
+		}
 		if len(w.extra) == known {
-			return h, nil
+			return hs, nil
 		}
 		w.keys = map[plumbing.Hash]*inputs{}
 	}
@@ -221,10 +254,10 @@ type node struct {
 	hasParent          bool
 }
 
-// state is the record at one commit.
+// state is the walker's records at one commit, one per id.
 type state struct {
-	doc *findings.Document
-	rec *findings.Record
+	doc  *findings.Document
+	recs []*findings.Record
 }
 
 // walker compares the records of the commits of one range.
@@ -232,6 +265,8 @@ type walker struct {
 	repo *git.Repository
 	x    *extract.Extractor
 	q    Query
+	// ids are the records followed, all of q.Definition.
+	ids []string
 	// paths are the definition's files; extra the other files records
 	// were found at (a moved file, a file: target).
 	paths []string
@@ -249,9 +284,9 @@ type walker struct {
 // located as a child's parent and then, usually soon after, for itself.
 const maxStates = 256
 
-func newWalker(repo *git.Repository, x *extract.Extractor, q Query) *walker {
+func newWalker(repo *git.Repository, x *extract.Extractor, q Query, ids []string) *walker {
 	return &walker{
-		repo: repo, x: x, q: q,
+		repo: repo, x: x, q: q, ids: ids,
 		paths:  append([]string{q.Definition.Path}, q.Definition.Candidates...),
 		extra:  map[string]bool{},
 		keys:   map[plumbing.Hash]*inputs{},
@@ -259,8 +294,10 @@ func newWalker(repo *git.Repository, x *extract.Extractor, q Query) *walker {
 	}
 }
 
-func (w *walker) walk(commits []node) ([]*Entry, Stats, error) {
-	var out []*Entry
+// walk compares the records at each commit that needs it with its
+// parent's: the entries of each id, newest first.
+func (w *walker) walk(commits []node) ([][]*Entry, Stats, error) {
+	out := make([][]*Entry, len(w.ids))
 	st := Stats{Commits: len(commits)}
 	for _, n := range commits {
 		touched, err := w.inputsDiffer(n)
@@ -271,20 +308,22 @@ func (w *walker) walk(commits []node) ([]*Entry, Stats, error) {
 			continue
 		}
 		st.Compared++
-		e, err := w.compare(n, touched == filesChanged)
-		if err != nil {
-			return nil, st, err
-		}
-		if e != nil {
-			out = append(out, e)
+		for i := range w.ids {
+			e, err := w.compare(n, i, touched == filesChanged)
+			if err != nil {
+				return nil, st, err
+			}
+			if e != nil {
+				out[i] = append(out[i], e)
+			}
 		}
 	}
 	return out, st, nil
 }
 
-// compare locates the record at n and at its first parent and returns the
-// entry for n, nil when it is not listed.
-func (w *walker) compare(n node, filesTouched bool) (*Entry, error) {
+// compare locates the records at n and at its first parent and returns
+// the entry of the i-th id for n, nil when it is not listed.
+func (w *walker) compare(n node, i int, filesTouched bool) (*Entry, error) {
 	cur, err := w.state(n.hash)
 	if err != nil {
 		return nil, err
@@ -295,7 +334,7 @@ func (w *walker) compare(n node, filesTouched bool) (*Entry, error) {
 			return nil, err
 		}
 	}
-	kind := classify(old, cur)
+	kind := classify(old, cur, i)
 	if kind == "" && filesTouched && w.q.AllCommits {
 		kind = KindTouched
 	}
@@ -309,14 +348,14 @@ func (w *walker) compare(n node, filesTouched bool) (*Entry, error) {
 	e := &Entry{
 		Commit: n.hash.String(), Date: c.Committer.When.UTC(),
 		Author: c.Author.Name, Email: c.Author.Email, Subject: subject(c.Message),
-		Kind: kind, New: cur.rec, NewDoc: cur.doc,
+		Kind: kind, New: cur.recs[i], NewDoc: cur.doc,
 	}
 	oldDoc := &findings.Document{}
 	if old != nil {
 		e.Parent = n.parent.String()
-		e.Old, e.OldDoc, oldDoc = old.rec, old.doc, old.doc
+		e.Old, e.OldDoc, oldDoc = old.recs[i], old.doc, old.doc
 	}
-	e.Diff = diffRecords(w.q.ID, oldDoc, e.Old, cur.doc, e.New)
+	e.Diff = diffRecords(w.ids[i], oldDoc, e.Old, cur.doc, e.New)
 	return e, nil
 }
 
@@ -338,17 +377,17 @@ func diffRecords(id string, oldDoc *findings.Document, o *findings.Record, newDo
 	return &findings.FindingDiff{ID: id}
 }
 
-// classify names what changed between the records at a parent (old, nil
-// for none) and at a commit; "" when nothing listed did. Lines alone do
+// classify names what changed between the i-th records at a parent (old,
+// nil for none) and at a commit; "" when nothing listed did. Lines alone do
 // not count: a record whose bytes, facts and file are unchanged was only
 // shifted by an edit elsewhere in its file (git log -L does not list such
 // a commit either).
-func classify(old, cur *state) string {
+func classify(old, cur *state, i int) string {
 	var o *findings.Record
 	if old != nil {
-		o = old.rec
+		o = old.recs[i]
 	}
-	n := cur.rec
+	n := cur.recs[i]
 	ol, nl := located(o), located(n)
 	switch {
 	case !ol && nl:
@@ -385,8 +424,8 @@ func status(r *findings.Record) string {
 	return r.Status
 }
 
-// state returns the record at commit h, locating it when the walker does
-// not hold it.
+// state returns the records at commit h, locating them when the walker
+// does not hold them.
 func (w *walker) state(h plumbing.Hash) (*state, error) {
 	if s, ok := w.states[h]; ok {
 		return s, nil
@@ -401,14 +440,19 @@ func (w *walker) state(h plumbing.Hash) (*state, error) {
 	}
 	res, err := w.x.Extract(snap, extract.Meta{Repo: w.q.Repo, Ref: h.String(), WebURL: w.q.WebURL})
 	if err != nil {
-		return nil, fmt.Errorf("locate %s at %s: %w", w.q.ID, h, err)
+		return nil, fmt.Errorf("locate %s at %s: %w", w.q.Definition.ID, h, err)
 	}
-	s := &state{doc: res.Document, rec: Find(res.Document, w.q.Definition, w.q.ID)}
-	if s.rec != nil {
-		if s.rec.Path != nil && !w.isPath(*s.rec.Path) {
-			w.extra[*s.rec.Path] = true
+	s := &state{doc: res.Document, recs: make([]*findings.Record, len(w.ids))}
+	for i, id := range w.ids {
+		r := Find(res.Document, w.q.Definition, id)
+		s.recs[i] = r
+		if r == nil {
+			continue
 		}
-		for _, c := range s.rec.Candidates {
+		if r.Path != nil && !w.isPath(*r.Path) {
+			w.extra[*r.Path] = true
+		}
+		for _, c := range r.Candidates {
 			if !w.isPath(c.Path) {
 				w.extra[c.Path] = true
 			}

@@ -377,3 +377,61 @@ func TestLogTreeSearchInputs(t *testing.T) {
 		t.Errorf("compared %d commits, want 3 (add, move, copy)", h.Stats.Compared)
 	}
 }
+
+// textsDef cites each text file src/prompts.ts imports, whole: one record
+// per file from one definition.
+const textsDef = `id: texts
+page: prompts
+section: Routing
+title: Prompt texts
+claim: Each imported text is sent as it is.
+when: Always.
+path: src/prompts.ts
+expect: all
+key: file
+file: file
+query: |
+  (import_statement source: (string) @file (#match? @file "^[\"'][.]/[^/]+[.]txt[\"']$"))
+`
+
+// TestLogEachSiblings follows two records of one expect: all definition
+// in one walk: each lists only the commits that change its own file, as
+// a log of it alone does, and --all-commits does not call a commit that
+// changed the sibling's file a touch of this one.
+func TestLogEachSiblings(t *testing.T) {
+	def, err := findings.Parse([]byte(textsDef), "texts.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newFixtureRepo(t)
+	prompts := "import A from \"./a.txt\"\nimport B from \"./b.txt\"\nexport const all = [A, B]\n"
+	r.commit("add", map[string]string{"src/prompts.ts": prompts, "src/a.txt": "one\n", "src/b.txt": "one\n", "README.md": "a\n"})
+	r.commit("change a", map[string]string{"src/prompts.ts": prompts, "src/a.txt": "two\n", "src/b.txt": "one\n", "README.md": "a\n"})
+	r.commit("readme", map[string]string{"src/prompts.ts": prompts, "src/a.txt": "two\n", "src/b.txt": "one\n", "README.md": "b\n"})
+	r.commit("change b", map[string]string{"src/prompts.ts": prompts, "src/a.txt": "two\n", "src/b.txt": "two\n", "README.md": "b\n"})
+	want := map[string][]string{
+		"texts-a-txt": {"change a | changed | -", "add | appeared | -"},
+		"texts-b-txt": {"change b | changed | -", "add | appeared | -"},
+	}
+	for _, all := range []bool{false, true} {
+		q := Query{To: r.commitObject("change b"), AllCommits: all}
+		hs, err := LogEach(r.repo, q, []Finding{{ID: "texts-a-txt", Definition: def}, {ID: "texts-b-txt", Definition: def}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hs {
+			if got := summary(h); !slices.Equal(got, want[h.ID]) {
+				t.Errorf("all-commits %v: log of %s:\n%s\nwant:\n%s", all, h.ID, strings.Join(got, "\n"), strings.Join(want[h.ID], "\n"))
+			}
+			alone := q
+			alone.ID, alone.Definition = h.ID, def
+			h1, err := Log(r.repo, alone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(summary(h1), summary(h)) {
+				t.Errorf("all-commits %v: %s alone lists %q, with its sibling %q", all, h.ID, summary(h1), summary(h))
+			}
+		}
+	}
+}
