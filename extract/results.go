@@ -86,9 +86,14 @@ func (c *resultCache) entry(key string) *resultEntry {
 // every shape) and what the paths and candidates of all its shapes hold.
 // search lists the shapes whose files are all absent: locating them
 // searches the tree.
-func resultKey(cd *compiledDef, r *run) (key string, search []*compiledShape, err error) {
+func resultKey(cd *compiledDef, r *run, noSearch bool) (key string, search []*compiledShape, err error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", cd.hash)
+	if noSearch {
+		// Outside its since/until range the definition is looked for at
+		// its own paths only: another result than a search's.
+		fmt.Fprintf(h, "no tree search\n")
+	}
 	for _, p := range cd.paths() {
 		id, err := r.lookup(p)
 		if err != nil {
@@ -103,7 +108,7 @@ func resultKey(cd *compiledDef, r *run) (key string, search []*compiledShape, er
 				absent = false
 			}
 		}
-		if absent {
+		if absent && !noSearch {
 			search = append(search, s)
 		}
 	}
