@@ -101,6 +101,10 @@ func resultKey(cd *compiledDef, r *run, noSearch bool) (key string, search []*co
 		}
 		fmt.Fprintf(h, "%s\x00%s\n", p, id)
 	}
+	// The shapes to search for up front, in one walk of the tree: those
+	// before which every shape's files are absent too (a shape whose file
+	// is present may well decide, and a later shape is then searched for
+	// only if it does not; see run.searchFor).
 	for _, s := range cd.shapes {
 		absent := true
 		for _, p := range s.paths() {
@@ -108,9 +112,10 @@ func resultKey(cd *compiledDef, r *run, noSearch bool) (key string, search []*co
 				absent = false
 			}
 		}
-		if absent && !noSearch {
-			search = append(search, s)
+		if !absent || noSearch {
+			break
 		}
+		search = append(search, s)
 	}
 	return hex.EncodeToString(h.Sum(nil)), search, nil
 }
