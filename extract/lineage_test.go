@@ -268,3 +268,45 @@ func TestLineageRealHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestOutsideRangeNoSearch: outside its since/until range a finding is
+// looked for at its own paths only. Its code elsewhere in the tree before
+// since is not searched for (the record is absent), while inside the
+// range the same moved code is found by the tree search.
+func TestOutsideRangeNoSearch(t *testing.T) {
+	code, err := os.ReadFile(withCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const elsewhere = "packages/opencode/src/prompt/system.ts"
+	r := newTestRepo(t)
+	r.write(elsewhere, code)
+	before := r.commit("code elsewhere")
+	r.tag("v1.0.0")
+	r.remove(elsewhere)
+	r.write(systemPath, code)
+	r.commit("code at its path")
+	r.tag("v1.1.0")
+	r.remove(systemPath)
+	r.write(elsewhere, code)
+	moved := r.commit("moved inside the range")
+	x := loadDefs(t, "../testdata/shapes/range-defs")
+	for _, tt := range []struct {
+		commit, status, problem string
+	}{
+		{before, findings.StatusAbsent, "introduced in v1.1.0"},
+		{moved, findings.StatusLocated, ""},
+	} {
+		res, err := x.Extract(r.snapshot(tt.commit), Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Document.Find("introduced")
+		if got.Status != tt.status || deref(got.Problem) != tt.problem {
+			t.Errorf("at %s: status %s problem %q, want %s %q", tt.commit[:8], got.Status, deref(got.Problem), tt.status, tt.problem)
+		}
+		if tt.status == findings.StatusLocated && deref(got.Path) != elsewhere {
+			t.Errorf("at %s: located at %s, want %s", tt.commit[:8], deref(got.Path), elsewhere)
+		}
+	}
+}

@@ -342,15 +342,16 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	outsides := make([]*outside, len(x.defs))
 	var moved []*compiledShape
 	for i, cd := range x.defs {
-		key, search, err := resultKey(cd, r)
+		var err error
+		if outsides[i], err = x.rangeAt(snap, cd.def); err != nil {
+			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
+		}
+		key, search, err := resultKey(cd, r, outsides[i] != nil)
 		if err != nil {
 			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
 		keys[i] = key
 		moved = append(moved, search...)
-		if outsides[i], err = x.rangeAt(snap, cd.def); err != nil {
-			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
-		}
 	}
 	if len(moved) > 0 {
 		if err := r.scan(moved); err != nil {
@@ -360,7 +361,7 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 	recs := make([][]*findings.Record, len(x.defs))
 	errs := make([]error, len(x.defs))
 	forEach(len(x.defs), x.workers, func(i int) {
-		recs[i], errs[i] = r.records(x.defs[i], keys[i])
+		recs[i], errs[i] = r.records(x.defs[i], keys[i], outsides[i] != nil)
 	})
 	for i, cd := range x.defs {
 		if errs[i] != nil {
@@ -378,7 +379,12 @@ func (x *Extractor) Extract(snap Snapshot, meta Meta) (*Result, error) {
 
 // records returns cd's records in r: the cached ones when everything they
 // were computed from holds the same in r, else located afresh and cached.
-func (r *run) records(cd *compiledDef, key string) ([]*findings.Record, error) {
+//
+// With noSearch (the commit is outside the definition's since/until
+// range) the definition is looked for at its own paths only: the tree
+// search, the costliest step at an old release, would find nothing but
+// a range to correct, and a file at a named path still warns of that.
+func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.Record, error) {
 	r.x.cpu <- struct{}{}
 	defer func() { <-r.x.cpu }()
 	c := r.x.results
@@ -402,7 +408,7 @@ func (r *run) records(cd *compiledDef, key string) ([]*findings.Record, error) {
 		}
 	}
 	c.misses.Add(1)
-	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}}
+	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}, noSearch: noSearch}
 	recs, err := l.locate(cd)
 	l.close()
 	if err != nil {
@@ -434,6 +440,8 @@ type locator struct {
 	// views are the parsed files queried, by path; closed by close.
 	views map[string]*parsedFile
 	deps  []dep
+	// noSearch skips the tree search (see run.records).
+	noSearch bool
 }
 
 // span is one located range, with the matches that produced it.
@@ -579,7 +587,9 @@ func (l *locator) locateShape(cd *compiledShape) ([]*findings.Record, error) {
 		spans = append(spans, s...)
 	}
 	var searchNote string
-	if !anyFile {
+	if !anyFile && l.noSearch {
+		problem = "file not found: " + d.Path
+	} else if !anyFile {
 		moved, skipped, err := l.searchTree(cd)
 		if err != nil {
 			return nil, err

@@ -86,9 +86,14 @@ func (c *resultCache) entry(key string) *resultEntry {
 // every shape) and what the paths and candidates of all its shapes hold.
 // search lists the shapes whose files are all absent: locating them
 // searches the tree.
-func resultKey(cd *compiledDef, r *run) (key string, search []*compiledShape, err error) {
+func resultKey(cd *compiledDef, r *run, noSearch bool) (key string, search []*compiledShape, err error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", cd.hash)
+	if noSearch {
+		// Outside its since/until range the definition is looked for at
+		// its own paths only: another result than a search's.
+		fmt.Fprintf(h, "no tree search\n")
+	}
 	for _, p := range cd.paths() {
 		id, err := r.lookup(p)
 		if err != nil {
@@ -96,6 +101,10 @@ func resultKey(cd *compiledDef, r *run) (key string, search []*compiledShape, er
 		}
 		fmt.Fprintf(h, "%s\x00%s\n", p, id)
 	}
+	// The shapes to search for up front, in one walk of the tree: those
+	// before which every shape's files are absent too (a shape whose file
+	// is present may well decide, and a later shape is then searched for
+	// only if it does not; see run.searchFor).
 	for _, s := range cd.shapes {
 		absent := true
 		for _, p := range s.paths() {
@@ -103,9 +112,10 @@ func resultKey(cd *compiledDef, r *run) (key string, search []*compiledShape, er
 				absent = false
 			}
 		}
-		if absent {
-			search = append(search, s)
+		if !absent || noSearch {
+			break
 		}
+		search = append(search, s)
 	}
 	return hex.EncodeToString(h.Sum(nil)), search, nil
 }
