@@ -21,3 +21,17 @@ export const TodoWriteTool = Tool.define(
     }
   }),
 )
+
+export const TodoReadTool = Tool.define("todoread", {
+  description: "Read the list of tasks.",
+  async execute(_params: {}, ctx: Tool.Context) {
+    const todos = await TodoStore.get(ctx.sessionID)
+// want-start: loop-tool-todoread
+    return {
+      title: `${todos.length} items`,
+      output: JSON.stringify(todos, null, 4),
+      metadata: { todos },
+    }
+// want-end: loop-tool-todoread
+  },
+})
