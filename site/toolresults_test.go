@@ -35,7 +35,7 @@ func TestToolResultsTable(t *testing.T) {
 			"<code>(Results are truncated: " + strings.Repeat("x", 76) + "…</code>"},
 		{`<a href="#result-todo"><code>todowrite</code>, <code>todoread</code></a>`, "default loop",
 			"<code>JSON.stringify(todos, null, 2)</code>", "—", "—"},
-		{`<a href="#result-zeta"><code>zeta</code></a>`, "default loop",
+		{`<a href="#result-zeta"><code>zeta](#x)|y</code></a>`, "default loop",
 			"<code>&lt;script&gt;alert(1)&lt;/script&gt; | done</code>", "—", "—"},
 	}
 	got := tableRows(table)
