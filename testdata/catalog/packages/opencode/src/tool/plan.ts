@@ -31,21 +31,3 @@ export const PlanExitTool = Tool.define(
     }
   }),
 )
-
-export const PlanEnterTool = Tool.define("plan_enter", {
-  description: "Enter plan mode.",
-  async execute(_params: {}, ctx: Tool.Context) {
-    const answers = await Asker.askOnce(ctx.sessionID, "Plan first?")
-// want-start: loop-tool-plan-enter
-    if (answers[0] === "No") throw new Asker.RejectedError()
-
-    await Sessions.addUserText({ sessionID: ctx.sessionID, agent: "plan", text: "Plan now." })
-
-    return {
-      title: "Planning",
-      output: `Now planning; the plan goes to ${ctx.planFile}.`,
-      metadata: {},
-    }
-// want-end: loop-tool-plan-enter
-  },
-})
