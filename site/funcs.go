@@ -66,6 +66,9 @@ func (r *renderer) funcs(html bool) map[string]any {
 			}
 			return fence(info, *rec.Excerpt)
 		},
+		// toolResults is the tools-page summary of what the model reads
+		// back from each tool, one row per tool-result record.
+		"toolResults": toolResults,
 		// wholeFile describes the file a record cites whole; nil when it
 		// cites part of a file.
 		"wholeFile": wholeFile,

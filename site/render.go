@@ -224,7 +224,7 @@ func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*r
 }
 
 // reservedIDs are anchors the templates use for their own headings.
-var reservedIDs = []string{"contents", "scope", "evidence-limits", "licence", "findings"}
+var reservedIDs = []string{"contents", "scope", "evidence-limits", "licence", "findings", toolResultsID}
 
 // sections groups records by their section field: the sections listed in
 // sections.txt first, in that order, then any others in the order they
