@@ -140,3 +140,20 @@ export function smallOptions(model: any) {
   return small
 }
 // want-end: small-model-options
+
+// want-start: tool-schema-conversion
+export function schema(model: any, schema: any): any {
+  if (model.api.id.includes("flat")) {
+    const flatten = (obj: any): any => {
+      if (obj === null || typeof obj !== "object") return obj
+      const result: any = {}
+      for (const [key, value] of Object.entries(obj)) {
+        result[key] = key === "enum" && Array.isArray(value) ? value.map((v) => String(v)) : flatten(value)
+      }
+      return result
+    }
+    schema = flatten(schema)
+  }
+  return schema
+}
+// want-end: tool-schema-conversion
