@@ -11,3 +11,19 @@ export const loop = Effect.fn("SessionPrompt.loop")(function* (input: any) {
   // want-end: system-text-order
   return yield* input.process({ system })
 })
+
+export const createUserMessage = Effect.fn("SessionPrompt.createUserMessage")(function* (input: any) {
+  // want-start: user-input-parts resolve-user-part
+  const resolvePart = Effect.fn("SessionPrompt.resolveUserPart")(function* (part: any) {
+    if (part.type === "file") {
+      return [
+        { type: "text", synthetic: true, text: `Looked at ${part.filename}` },
+        { type: "text", synthetic: true, text: yield* input.read(part.filename) },
+        part,
+      ]
+    }
+    return [part]
+  })
+  // want-end: user-input-parts
+  return yield* Effect.forEach(input.parts, resolvePart)
+})
