@@ -14,12 +14,12 @@ export function resolve(input: any, clients: any[]) {
       description: "Shows what the servers offer.",
       inputSchema: jsonSchema({ type: "object", properties: { host: { type: "string" } } }),
       execute: async (args: any) => input.ask({ patterns: [`mcp:${args.host}:any`] }),
-    } as any)
+    })
     tools[MCP_RESOURCE_TOOLS.read] = tool({
       description: "Opens one resource.",
       inputSchema: jsonSchema({ type: "object", properties: { host: { type: "string" }, path: { type: "string" } } }),
       execute: async (args: any) => input.ask({ patterns: [`mcp:${args.host}:${args.path}`] }),
-    } as any)
+    })
   }
   // want-end: mcp-resource-tools
   return tools
