@@ -247,6 +247,63 @@ var catalogFacts = map[string]map[string]string{
 		"content_sources":        `["ProviderShared.toolResultText(part)","part.result.text"]`,
 		"media_part":             `["mimeType","data"]`,
 	},
+	"sampling-defaults-temperature": {
+		"rules":    `[{"tests":["warm"],"value":0.7},{"tests":["cool"],"value":"undefined"},{"tests":["mixed"],"value":0.3,"rules":[{"tests":["hot","hotter"],"value":1}]}]`,
+		"fallback": `"undefined"`,
+		"subject":  `"model.id.toLowerCase()"`,
+	},
+	"sampling-defaults-topk": {"function": `"topK"`, "rules": `[{"tests":["warm"],"value":30}]`},
+	"output-token-limit": {
+		"output_token_max": `12000`,
+		"cap_parameter":    `"OUTPUT_TOKEN_MAX"`,
+		"returns":          `["Math.min(model.limit.output, outputTokenMax) || outputTokenMax"]`,
+	},
+	"prompt-caching-marks": {
+		"marked": `["msgs.filter((msg) => msg.role === \"system\").slice(0, 1)","msgs.filter((msg) => msg.role !== \"system\").slice(-3)"]`,
+		"cache_marks": `[{"provider":"acme","mark":{"op":"object","fields":{"cacheControl":{"op":"object","fields":{"type":{"op":"string","value":"short"}}}}}},
+			{"provider":"rocks","mark":{"op":"object","fields":{"cachePoint":{"op":"object","fields":{"type":{"op":"string","value":"plain"}}}}}}]`,
+		"message_level_when": `{"op":"===","args":[{"op":"ref","name":"model.providerID"},{"op":"string","value":"acme"}]}`,
+	},
+	"unsupported-media": {
+		"replacements": `["Cannot open ${modality} here."]`,
+		"modalities":   `[{"modality":"image","when":"mime.startsWith(\"image/\")"},{"modality":"audio","when":"mime === \"application/x-sound\""}]`,
+	},
+	"message-normalisation": {
+		"id_scrubs":        `[{"pattern":"/[^a-z0-9]/g","with":"-"},{"pattern":"/[^a-z]/g","with":""}]`,
+		"padded_id_length": `7`,
+		"inserted_texts":   `[{"text":"Okay.","when":["model.providerID === \"breeze\"","msg.role === \"tool\""]}]`,
+	},
+	"provider-option-defaults": {
+		"sets": `[{"option":"store","value":{"op":"bool","value":false},"when":["input.model.providerID === \"acme\""]},
+			{"option":"reasoningEffort","value":{"op":"string","value":"low"},"when":["input.model.api.id.includes(\"deep\")"]}]`,
+		"returns": `[{"value":{"op":"ref","name":"result"},"when":["input.model.api.id.includes(\"deep\")","input.model.providerID === \"rocks\""]},{"value":{"op":"ref","name":"result"},"when":[]}]`,
+	},
+	"small-model-options": {"locals": `[{"name":"small","value":"Object.values(model.variants ?? {})[0] ?? {}"}]`},
+	"noop-tool":           {"tool": `"_noop"`, "description": `"Placeholder; ignore."`, "parameters": `["why"]`},
+	"tool-strict-mode":    {"strict": `true`},
+	"tool-order":          {"sort": `"([a], [b]) => b.localeCompare(a)"`},
+	"system-text-order":   {"order": `["rules","env","notes"]`, "structured_output_line": `"Answer with the Shape tool only."`},
+	"mcp-tool-names":      {"separator": `"__"`, "sanitize_patterns": `[{"pattern":"/[^a-z]/g","with":"-"}]`},
+	"mcp-instructions": {
+		"lines":     `["<servers>","[${item.name}] ${item.text}","</servers>"]`,
+		"joined_by": `"\n\n"`,
+		"kept_when": `"item.tools.length > 1"`,
+	},
+	"tool-call-repair": {"repair_tool": `"broken"`, "input_fields": `["name","reason"]`},
+	"invalid-tool":     {"on_error": `"Could not run that call: ${params.reason}"`},
+	"tool-parameters-multichange": {
+		"tool":   `"multichange"`,
+		"fields": `[{"name":"file","schema":"z.string().describe(\"Which file\")"},{"name":"count","schema":"z.number().describe(\"How many\").optional()"}]`,
+	},
+	"tool-parameters-execute": {"fields": `[{"name":"script","schema":"Schema.String.annotate({ description: \"Script to run\" })"},{"name":"budget","schema":"Schema.optional(Schema.Number).annotate({ description: \"Seconds allowed\" })"}]`},
+	"tool-schema-conversion":  {"enum_values": `"value.map((v) => String(v))"`},
+	"mcp-resource-tools": {
+		"names":               `[{"key":"list","name":"show_resources"},{"key":"read","name":"open_resource"}]`,
+		"tools":               `[{"key":"list","description":"Shows what the servers offer.","parameters":["host"]},{"key":"read","description":"Opens one resource.","parameters":["host","path"]}]`,
+		"permission_patterns": `["mcp:${args.host}:any","mcp:${args.host}:${args.path}"]`,
+	},
+	"user-input-parts":  {"synthetic_texts": `[{"text":"\u0060Looked at ${part.filename}\u0060","when":["part.type === \"file\""]},{"text":"yield* input.read(part.filename)","when":["part.type === \"file\""]}]`},
+	"structured-output": {"tool_name": `"Shape"`, "on_success": `"Got it."`, "description": `"Give the answer here."`},
 }
 
 // TestCatalogOnFixtures builds the embedded catalog against the fixture

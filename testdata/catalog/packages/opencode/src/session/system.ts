@@ -61,6 +61,13 @@ const layer = Layer.effect(
       skills: Effect.fn("SystemPrompt.skills")(function* () {
         return ["Skills list:", `${"none"}`].join("\n")
       }),
+// want-start: mcp-instructions
+      mcp: Effect.fn("SystemPrompt.mcp")(function* (servers: { name: string; text: string; tools: string[] }[]) {
+        const kept = servers.filter((item) => item.tools.length > 1)
+        if (kept.length === 0) return
+        return ["<servers>", ...kept.map((item) => `[${item.name}] ${item.text}`), "</servers>"].join("\n\n")
+      }),
+// want-end: mcp-instructions
     })
   }),
 )
