@@ -113,7 +113,7 @@ func TestListFullCatalog(t *testing.T) {
 	}
 	for _, want := range []string{
 		"system-prompt-routing\tprompts\tWhich base system prompt a model gets\tpackages/opencode/src/session/system.ts",
-		"tool-output-bounds\ttools\tHow the core tool registry cuts long tool output (packages/core)\tpackages/core/src/tool-output-store.ts",
+		"tool-output-bounds\ttools\tHow the core tool registry cuts long tool output (/v2 runner)\tpackages/core/src/tool-output-store.ts",
 	} {
 		if !strings.Contains(stdout, want+"\n") {
 			t.Errorf("list lacks %q", want)

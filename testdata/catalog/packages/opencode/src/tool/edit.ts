@@ -10,3 +10,22 @@ export const EditTool = Tool.define(
     parameters: {},
   }),
 )
+
+const report = Effect.fn("EditTool.report")(function* (filePath: string) {
+  const diagnostics = yield* lsp.diagnostics()
+  // want-start: loop-tool-edit report-block
+  let output = "Edited."
+  const block = LSP.Diagnostic.report(filePath, diagnostics[filePath] ?? [])
+  if (block) output += `\n\nErrors here:\n${block}`
+  return {
+    title: filePath,
+    metadata: { diagnostics },
+    output,
+  }
+  // want-end: loop-tool-edit
+})
+
+export function replace(content: string, find: string) {
+  if (!content.includes(find)) throw new Error("not found")
+  return content
+}

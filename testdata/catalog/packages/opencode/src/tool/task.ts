@@ -12,3 +12,10 @@ export const TaskTool = Tool.define(
     description: flags.background ? [DESCRIPTION, EXTRA].join("\n\n") : DESCRIPTION,
   }),
 )
+
+// want-start: loop-tool-task render-output
+function renderOutput(input: { sessionID: string; state: string; text: string }) {
+  const tag = input.state === "error" ? "task_error" : "task_result"
+  return [`<task id="${input.sessionID}">`, `<${tag}>`, input.text, `</${tag}>`, "</task>"].join("\n")
+}
+// want-end: loop-tool-task

@@ -1,0 +1,3 @@
+import * as Tool from "./tool"
+
+export const WriteTool = Tool.define("write", { async execute() { return { output: "" } } })

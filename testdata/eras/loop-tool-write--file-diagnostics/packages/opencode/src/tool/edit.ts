@@ -1,0 +1,3 @@
+import * as Tool from "./tool"
+
+export const EditTool = Tool.define("edit", { async execute() { return { output: "" } } })
