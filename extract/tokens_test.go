@@ -51,13 +51,24 @@ func TestModelTextTokens(t *testing.T) {
 		}
 		return res.Document, x.Stats()
 	}
+	// The other model_text definitions (tool descriptions, agent prompts,
+	// templates, reminders) keep the flag throughout; the test turns it
+	// off and on for system-prompt-files only.
+	embedded, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alwaysModelText := map[string]bool{}
+	for _, d := range embedded.Definitions {
+		if d.ModelText && d.ID != "system-prompt-files" {
+			alwaysModelText[d.ID] = true
+		}
+	}
 	check := func(what string, doc *findings.Document, modelText bool) {
 		t.Helper()
 		counted := 0
 		for _, rec := range doc.Findings {
-			// tool-descriptions is model_text throughout; the test turns
-			// it off and on for system-prompt-files only.
-			wantCounts := (modelText && rec.Definition == "system-prompt-files" || rec.Definition == "tool-descriptions") && rec.Located()
+			wantCounts := (modelText && rec.Definition == "system-prompt-files" || alwaysModelText[rec.Definition]) && rec.Located()
 			switch {
 			case !wantCounts && rec.Tokens != nil:
 				t.Errorf("%s: %s carries tokens %+v, want null", what, rec.ID, *rec.Tokens)

@@ -166,6 +166,35 @@ var catalogFacts = map[string]map[string]string{
 	"tool-descriptions-task-txt":        {"tool": `"TaskTool"`, "id": `"task"`, "used_in": `["[DESCRIPTION, EXTRA].join(\"\\n\\n\")"]`},
 	"tool-descriptions-websearch-txt":   {"tool": `"SearchTool"`, "id": `"search"`, "used_in": `["DESCRIPTION.replace(\"{{year}}\", \"2026\")"]`},
 	"tool-descriptions-shell-txt":       {"imported_as": `"DESCRIPTION"`, "used_in": `["renderPrompt(DESCRIPTION, { shell: name, os: platform })"]`},
+	// Prompt files, reminders, compaction and title (defs 40-49).
+	"agent-prompt-files-prompt-explore-txt": {
+		"agent": `"explore"`, "mode": `"subagent"`, "returned_by": `[]`,
+		"permission": `"Permission.merge(defaults, Permission.fromConfig({ \"*\": \"deny\", read: \"allow\" }))"`,
+	},
+	"agent-prompt-files-prompt-compaction-txt": {"agent": `"compaction"`, "permission": `"Permission.fromConfig({ \"*\": \"deny\" })"`},
+	"agent-prompt-files-generate-txt":          {"used_in": `["system = [PROMPT_GENERATE]"]`},
+	"command-template-files-prompt-review":     {"command": `"Default.REVIEW"`, "subtask": `true`, "used_in": `["PROMPT_REVIEW.replace(\"${path}\", ctx.worktree)"]`},
+	"reminder-files-plan-mode":                 {"used_in": `["PLAN_MODE.replace(\"${planInfo}\", () => \"No plan yet.\")"]`},
+	"message-reminders": {
+		"parts": `[{"text":"PROMPT_PLAN","when":["!input.flags.experimentalPlanMode","input.agent.name === \"plan\""]},
+			{"text":"BUILD_SWITCH","when":["!input.flags.experimentalPlanMode","wasPlan && input.agent.name === \"build\""]},
+			{"text":"PLAN_MODE.replace(\"${planInfo}\", () => \"No plan yet.\")","when":["input.agent.name === \"plan\" && last?.info.agent !== \"plan\""]}]`,
+		"early_returns": `["(!userMessage)","(!input.flags.experimentalPlanMode)"]`,
+		"stored_by":     `["sessions.updatePart"]`,
+		"synthetic":     `[true]`,
+	},
+	"max-steps-notice":                   {"role": `"assistant"`, "notice": `"MAX_STEPS_PROMPT"`, "after": `"...modelMsgs"`, "last_step": `"step >= maxSteps"`},
+	"loop-prompt-texts-max-steps-prompt": {"text": `"LAST STEP\n\nNo more tools. Say what is done and what is left."`},
+	"compaction-overflow":                {"buffer": `10000`, "compare": `"count >= usable(input)"`, "disabled_when": `["(input.cfg.compaction?.auto === false)","(input.model.limit.context === 0)"]`},
+	"compaction-prune": {
+		"protect": `9000`, "minimum": `5000`, "protected_tools": `["skill","memo"]`, "recent_turns": `"(turns < 2)"`,
+		"disabled_when": `["(!cfg.compaction?.prune)"]`,
+	},
+	"compaction-request": {
+		"agent": `"compaction"`, "tools": `"{}"`, "system": `["[]"]`, "tool_output_max": `1500`, "tail_turns": `3`,
+		"continue_text": `["Pictures were too big and were dropped; the previous request exceeded the provider's size limit.\n\n","Continue if you have next steps, otherwise ask."]`,
+	},
+	"title-generation": {"agent": `"title"`, "lead": `["Name this chat:\n"]`, "small": `true`, "system": `"[]"`},
 	"tool-result-bash": {
 		"templates":    `["Notes:\n${output.notes.join(\"\n\")}\n\n","${notes}Stopped: the time limit ran out.","${notes}Finished with status ${output.exit}."]`,
 		"parts":        `["output.output","modelOutput(output)"]`,

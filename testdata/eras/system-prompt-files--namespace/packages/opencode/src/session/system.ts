@@ -5,6 +5,7 @@ import PROMPT_PLAIN from "./prompt/plain.txt"
 // want-file: system-prompt-files-prompt-wide-txt packages/opencode/src/session/prompt/wide.txt
 import PROMPT_WIDE from "./prompt/wide.txt"
 import PROMPT_HEAD from "./prompt/head.txt"
+// want-file: agent-prompt-files-prompt-summary-txt packages/opencode/src/session/prompt/summary.txt
 import PROMPT_SUMMARY from "./prompt/summary.txt"
 
 export namespace SystemPrompt {
