@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // fixtureTree holds synthetic sources shaped like the opencode files the
@@ -257,11 +258,11 @@ func TestCatalogOnFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := extract.Compile(cat)
+	x, err := locate.Compile(cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := x.Extract(extract.NewDirSnapshot(fixtureTree), extract.Meta{Repo: "https://github.com/anomalyco/opencode"})
+	res, err := x.Extract(source.NewDirSnapshot(fixtureTree), locate.Meta{Repo: "https://github.com/anomalyco/opencode"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 const shapesFixtures = "../testdata/shapes"
@@ -17,11 +18,11 @@ const shapesFixtures = "../testdata/shapes"
 // locateTree extracts cat from the plain directory root.
 func locateTree(t *testing.T, cat *findings.Catalog, root string) map[string]*findings.Record {
 	t.Helper()
-	x, err := extract.Compile(cat)
+	x, err := locate.Compile(cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := x.Extract(extract.NewDirSnapshot(root), extract.Meta{Repo: "https://github.com/anomalyco/opencode"})
+	res, err := x.Extract(source.NewDirSnapshot(root), locate.Meta{Repo: "https://github.com/anomalyco/opencode"})
 	if err != nil {
 		t.Fatal(err)
 	}

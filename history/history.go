@@ -20,8 +20,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // Entry kinds: what happened to the record at a commit.
@@ -64,10 +65,10 @@ type Query struct {
 	// Repo is the source's web URL, recorded as source.repo; WebURL the
 	// permalink base ("" for none).
 	Repo, WebURL string
-	// CacheDir keeps located records between runs (extract.CompileOptions).
+	// CacheDir keeps located records between runs (locate.CompileOptions).
 	CacheDir string
 	// Releases are the release tags, oldest version first (see
-	// extract.SelectReleases), for Entry.Release.
+	// releases.SelectReleases), for Entry.Release.
 	Releases []Release
 }
 
@@ -160,7 +161,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	for _, f := range fs {
 		fq := q
 		fq.ID, fq.Definition = f.ID, f.Definition
-		x, err := extract.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{f.Definition}}, extract.CompileOptions{CacheDir: q.CacheDir})
+		x, err := locate.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{f.Definition}}, locate.CompileOptions{CacheDir: q.CacheDir})
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +231,7 @@ type state struct {
 // walker compares the records of the commits of one range.
 type walker struct {
 	repo *git.Repository
-	x    *extract.Extractor
+	x    *locate.Extractor
 	q    Query
 	// paths are the definition's files; extra the other files records
 	// were found at (a moved file, a file: target).
@@ -249,7 +250,7 @@ type walker struct {
 // located as a child's parent and then, usually soon after, for itself.
 const maxStates = 256
 
-func newWalker(repo *git.Repository, x *extract.Extractor, q Query) *walker {
+func newWalker(repo *git.Repository, x *locate.Extractor, q Query) *walker {
 	return &walker{
 		repo: repo, x: x, q: q,
 		paths:  append([]string{q.Definition.Path}, q.Definition.Candidates...),
@@ -395,11 +396,11 @@ func (w *walker) state(h plumbing.Hash) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
-	snap, err := extract.NewGitSnapshot(w.repo, c)
+	snap, err := source.NewGitSnapshot(w.repo, c)
 	if err != nil {
 		return nil, err
 	}
-	res, err := w.x.Extract(snap, extract.Meta{Repo: w.q.Repo, Ref: h.String(), WebURL: w.q.WebURL})
+	res, err := w.x.Extract(snap, locate.Meta{Repo: w.q.Repo, Ref: h.String(), WebURL: w.q.WebURL})
 	if err != nil {
 		return nil, fmt.Errorf("locate %s at %s: %w", w.q.ID, h, err)
 	}

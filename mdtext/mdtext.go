@@ -229,3 +229,7 @@ func LinkURL(u string) string {
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
+
+// OneLine folds every run of white space in s, line breaks included, into
+// one space and trims both ends: a multi-line message or title as one line.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

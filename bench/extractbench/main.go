@@ -27,8 +27,9 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 func main() {
@@ -120,11 +121,11 @@ func copyFacts(fs []findings.FactSpec, tag string) []findings.FactSpec {
 	return out
 }
 
-func (c *common) open() (*extract.Opened, error) {
+func (c *common) open() (*source.Opened, error) {
 	if c.repo == "" {
 		return nil, fmt.Errorf("no repository: pass -repo or set KEYFINDINGS_OPENCODE_REPO")
 	}
-	return extract.Open(context.Background(), extract.Options{Repo: c.repo, Pin: findings.DefaultPin()})
+	return source.Open(context.Background(), source.Options{Repo: c.repo, Pin: findings.DefaultPin()})
 }
 
 func (c *common) profile() func() {
@@ -164,7 +165,7 @@ func runReleases(args []string) error {
 	if err != nil {
 		return err
 	}
-	x, err := extract.CompileWith(cat, extract.CompileOptions{CacheDir: *cacheDir})
+	x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: *cacheDir})
 	if err != nil {
 		return err
 	}
@@ -178,15 +179,15 @@ func runReleases(args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs := make([]extract.Job, len(tags))
+	jobs := make([]locate.Job, len(tags))
 	for i, tag := range tags {
 		at, err := o.At(tag)
 		if err != nil {
 			return err
 		}
-		jobs[i] = extract.Job{Snapshot: at.Snapshot, Meta: extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL}}
+		jobs[i] = locate.Job{Snapshot: at.Snapshot, Meta: locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL}}
 	}
-	var results []*extract.Result
+	var results []*locate.Result
 	if *serial {
 		for _, j := range jobs {
 			res, err := x.Extract(j.Snapshot, j.Meta)
@@ -233,7 +234,7 @@ func runReleases(args []string) error {
 
 // releaseTags lists the release tags (vMAJOR.MINOR.PATCH, no pre-release)
 // in semver order, from..to inclusive.
-func releaseTags(o *extract.Opened, from, to string) ([]string, error) {
+func releaseTags(o *source.Opened, from, to string) ([]string, error) {
 	iter, err := o.Repo.Tags()
 	if err != nil {
 		return nil, err
@@ -341,7 +342,7 @@ func runFloor(args []string) error {
 	if err != nil {
 		return err
 	}
-	var files []*extract.File
+	var files []*source.File
 	var bytesRead int
 	for p := range want {
 		f, err := at.Snapshot.ReadFile(p)
@@ -353,7 +354,7 @@ func runFloor(args []string) error {
 	}
 	read := time.Now()
 	var wg sync.WaitGroup
-	next := make(chan *extract.File)
+	next := make(chan *source.File)
 	parsed := 0
 	var mu sync.Mutex
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {

@@ -15,8 +15,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/releases"
 	"github.com/keyfindings/keyfindings/site"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // onExtract is called with each release tag that is extracted rather than
@@ -35,7 +37,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	src.registerRepo(fs) // the releases are the refs: no --ref
 	from := fs.String("from", "", "oldest release tag to include (default: the oldest release)")
 	to := fs.String("to", "", "newest release tag to include (default: the newest release)")
-	match := fs.String("match", extract.DefaultMatch, "glob (path.Match) on tag names choosing the releases; when given, pre-releases and prefixed names that carry a version (vscode-v1.2.3) count too")
+	match := fs.String("match", releases.DefaultMatch, "glob (path.Match) on tag names choosing the releases; when given, pre-releases and prefixed names that carry a version (vscode-v1.2.3) count too")
 	out := fs.String("out", "", "output directory (required)")
 	force := fs.Bool("force", false, "replace a non-empty --out that is not a releases directory (a site written by build, or one keyfindings did not write)")
 	prune := fs.Bool("prune", false, "remove the releases in --out that are outside the range")
@@ -70,7 +72,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dir, notes, err := site.OpenReleasesDir(*out, *force, extract.CompareReleaseTags, opts)
+	dir, notes, err := site.OpenReleasesDir(*out, *force, releases.CompareReleaseTags, opts)
 	if err != nil {
 		return err
 	}
@@ -90,14 +92,14 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	if o.Kind == extract.KindDir {
+	if o.Kind == source.KindDir {
 		return fmt.Errorf("--repo %s is a plain directory, which has no release tags; point --repo at a git repository", src.repo)
 	}
 	tags, err := o.Tags(ctx)
 	if err != nil {
 		return err
 	}
-	chosen, err := extract.SelectReleases(tags, extract.Selection{Match: *match, MatchGiven: matchGiven, From: *from, To: *to})
+	chosen, err := releases.SelectReleases(tags, releases.Selection{Match: *match, MatchGiven: matchGiven, From: *from, To: *to})
 	if err != nil {
 		return err
 	}
@@ -161,7 +163,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 // putRelease writes the release tag into dir: reused from dir when it was
 // built there from the same commit with key, else extracted. It returns
 // how, for the progress line, and the commit the tag names.
-func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
+func putRelease(dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
 	at, err := o.At(tag)
 	if err != nil {
 		return "", "", err
@@ -170,7 +172,7 @@ func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, 
 	how = "reused"
 	if rel == nil {
 		onExtract(tag)
-		res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
+		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
 		if err != nil {
 			return "", "", err
 		}
@@ -189,7 +191,7 @@ func shortCommit(c string) string {
 }
 
 // outside returns the tags that are not among chosen, in their order.
-func outside(tags []string, chosen []extract.ReleaseTag) []string {
+func outside(tags []string, chosen []releases.ReleaseTag) []string {
 	in := map[string]bool{}
 	for _, t := range chosen {
 		in[t.Name] = true

@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/verify"
 )
 
 // verifyItem is one citation to check, or one that failed to parse.
@@ -52,7 +52,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	v, err := extract.NewVerifier(o, src.ref)
+	v, err := verify.NewVerifier(o, src.ref)
 	if err != nil {
 		return err
 	}
@@ -74,32 +74,32 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: verified %d citation(s) %s\n", len(items), v.Label())
 	}
-	if counts[extract.VerifyOK] != len(items) {
+	if counts[verify.VerifyOK] != len(items) {
 		return errFailed
 	}
 	return nil
 }
 
 // verifyOne checks one item, prints its line and returns its status.
-func verifyOne(stdout io.Writer, v *extract.Verifier, it verifyItem) string {
+func verifyOne(stdout io.Writer, v *verify.Verifier, it verifyItem) string {
 	if it.err != nil {
 		fmt.Fprintf(stdout, "error %s: %s\n", it.text, oneLine(it.err.Error()))
-		return extract.VerifyError
+		return verify.VerifyError
 	}
 	vd := v.Verify(it.citation, it.excerpt)
 	old := it.citation.Short().Format()
 	switch {
-	case vd.Status == extract.VerifyOK:
+	case vd.Status == verify.VerifyOK:
 		fmt.Fprintf(stdout, "ok  %s\n", old)
-	case vd.Status == extract.VerifyMoved:
+	case vd.Status == verify.VerifyMoved:
 		line := fmt.Sprintf("moved %s → %s", old, vd.New.Short().Format())
 		if vd.Reason != "" {
 			line += " (" + vd.Reason + ")"
 		}
 		fmt.Fprintln(stdout, line)
-	case vd.Status == extract.VerifyChanged && vd.New != nil:
+	case vd.Status == verify.VerifyChanged && vd.New != nil:
 		fmt.Fprintf(stdout, "changed %s → %s: %s\n", old, vd.New.Short().Format(), oneLine(vd.Reason))
-	case vd.Status == extract.VerifyError && vd.New != nil:
+	case vd.Status == verify.VerifyError && vd.New != nil:
 		// No hash to check: the lines as they are, for the user to check.
 		fmt.Fprintf(stdout, "error %s: %s; the lines are %s\n", old, oneLine(vd.Reason), vd.New.Short().Format())
 	default:
@@ -111,8 +111,8 @@ func verifyOne(stdout io.Writer, v *extract.Verifier, it verifyItem) string {
 // verifySummary is verify's last line: "N ok, M moved, K changed", and
 // ", E errors" when there are any.
 func verifySummary(counts map[string]int) string {
-	s := fmt.Sprintf("%d ok, %d moved, %d changed", counts[extract.VerifyOK], counts[extract.VerifyMoved], counts[extract.VerifyChanged])
-	if n := counts[extract.VerifyError]; n > 0 {
+	s := fmt.Sprintf("%d ok, %d moved, %d changed", counts[verify.VerifyOK], counts[verify.VerifyMoved], counts[verify.VerifyChanged])
+	if n := counts[verify.VerifyError]; n > 0 {
 		s += fmt.Sprintf(", %d error(s)", n)
 	}
 	return s

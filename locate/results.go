@@ -1,0 +1,392 @@
+package locate
+
+import (
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// A definition's records at a snapshot depend on the definition and on the
+// files locating it reads, nothing else: the files at its path and
+// candidates, the files its spans cite (file:), and, when its files are
+// all absent, the files the tree search finds. Of a record only permalink
+// names the commit. So the records are kept without permalinks, under a
+// key made of the definition and what its paths hold, with the list of
+// what else was read (deps); a later snapshot whose paths and deps hold
+// the same gets the same records, with its own permalinks, and reads and
+// parses nothing for that definition.
+
+// dep is one input of a cached result.
+type dep struct {
+	// Path is a repo-relative path, "" for the tree search.
+	Path string `json:"path"`
+	// ID is what the path held (run.lookup), or the search's id.
+	ID string `json:"id"`
+	// Shape names the shape a tree search was for ("" without shapes).
+	Shape string `json:"shape,omitempty"`
+}
+
+// cachedResult is one definition's records for one set of inputs.
+type cachedResult struct {
+	Deps    []dep              `json:"deps"`
+	Records []*findings.Record `json:"records"`
+}
+
+// resultCache holds cached results in memory and, when dir is set, on
+// disk.
+type resultCache struct {
+	mu      sync.Mutex
+	entries map[string]*resultEntry
+	disk    *diskCache
+
+	// hits and misses count lookups, for tests and benchmarks.
+	hits, misses atomic.Int64
+}
+
+// resultEntry holds the results computed under one key. Its lock is held
+// while a result is looked up or computed, so two runs needing the same
+// one compute it once.
+type resultEntry struct {
+	mu       sync.Mutex
+	loaded   bool // the disk was consulted
+	variants []*cachedResult
+}
+
+// maxVariants bounds the results kept per key: they differ only when a
+// definition's cited or searched files change while its own do not.
+const maxVariants = 4
+
+func newResultCache() *resultCache { return &resultCache{entries: map[string]*resultEntry{}} }
+
+func (c *resultCache) entry(key string) *resultEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok {
+		e = &resultEntry{}
+		c.entries[key] = e
+	}
+	return e
+}
+
+// resultKey is the key of a definition's result: its hash (which covers
+// every shape) and what the paths and candidates of all its shapes hold.
+// search lists the shapes whose files are all absent: locating them
+// searches the tree.
+func resultKey(cd *compiledDef, r *run) (key string, search []*compiledShape, err error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", cd.hash)
+	for _, p := range cd.paths() {
+		id, err := r.lookup(p)
+		if err != nil {
+			return "", nil, err
+		}
+		fmt.Fprintf(h, "%s\x00%s\n", p, id)
+	}
+	for _, s := range cd.shapes {
+		absent := true
+		for _, p := range s.paths() {
+			if id, _ := r.lookup(p); id != "" {
+				absent = false
+			}
+		}
+		if absent {
+			search = append(search, s)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), search, nil
+}
+
+// valid reports whether every dep of cd's result holds the same in r.
+func (r *run) valid(cd *compiledDef, deps []dep) (bool, error) {
+	for _, d := range deps {
+		id := ""
+		if d.Path == "" {
+			cs := cd.shape(d.Shape)
+			if cs == nil {
+				return false, nil
+			}
+			s, err := r.searchFor(cs)
+			if err != nil {
+				return false, err
+			}
+			id = s.id
+		} else {
+			var err error
+			if id, err = r.lookup(d.Path); err != nil {
+				return false, err
+			}
+		}
+		if id != d.ID {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// publish copies cached records into a document of r: the records are
+// shared by every run that uses them, the copies are the caller's.
+func (r *run) publish(recs []*findings.Record) []*findings.Record {
+	out := make([]*findings.Record, len(recs))
+	commit := r.snap.Commit()
+	for i, rec := range recs {
+		c := cloneRecord(rec)
+		if c.Located() && commit != "" && r.meta.WebURL != "" && c.Path != nil && c.Lines != nil {
+			// As record makes it.
+			cite := findings.Citation{Path: *c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: commit, WebURL: r.meta.WebURL}
+			c.Permalink = strp(cite.Permalink())
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// cachable returns recs as kept: without permalinks, and only when they
+// read back from JSON unchanged (so memory and disk give the same).
+func cachable(recs []*findings.Record) ([]*findings.Record, bool) {
+	kept := make([]*findings.Record, len(recs))
+	for i, rec := range recs {
+		c := cloneRecord(rec)
+		c.Permalink = nil
+		kept[i] = c
+	}
+	data, err := json.Marshal(kept)
+	if err != nil {
+		return nil, false
+	}
+	var back []*findings.Record
+	if json.Unmarshal(data, &back) != nil || !reflect.DeepEqual(back, kept) {
+		return nil, false
+	}
+	return kept, true
+}
+
+// cloneRecord copies a record deeply enough that changing the copy never
+// changes the original.
+func cloneRecord(r *findings.Record) *findings.Record {
+	c := *r
+	for _, p := range []**string{&c.Caveat, &c.Path, &c.MovedFrom, &c.Blob, &c.SHA256, &c.Excerpt, &c.Permalink, &c.Review, &c.Problem} {
+		if *p != nil {
+			*p = strp(**p)
+		}
+	}
+	if r.Lines != nil {
+		l := *r.Lines
+		c.Lines = &l
+	}
+	if r.Tokens != nil {
+		t := *r.Tokens
+		c.Tokens = &t
+	}
+	if r.Facts != nil {
+		c.Facts = findings.Facts(cloneValue(map[string]any(r.Facts)).(map[string]any))
+	}
+	if r.Candidates != nil {
+		c.Candidates = append(make([]findings.Candidate, 0, len(r.Candidates)), r.Candidates...)
+	}
+	if r.Warnings != nil {
+		c.Warnings = append(make([]string, 0, len(r.Warnings)), r.Warnings...)
+	}
+	return &c
+}
+
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = cloneValue(e)
+		}
+		return m
+	case findings.Facts:
+		return findings.Facts(cloneValue(map[string]any(v)).(map[string]any))
+	case []any:
+		l := make([]any, len(v))
+		for i, e := range v {
+			l[i] = cloneValue(e)
+		}
+		return l
+	}
+	return v
+}
+
+// diskCache keeps cached results as one small JSON file per key under
+// <dir>/<build>/, where build names the keyfindings executable that wrote
+// them: a rebuilt keyfindings never reads another build's results.
+type diskCache struct {
+	root, dir string
+	pruneOnce sync.Once
+}
+
+// diskFormat names the layout of an entry file.
+const diskFormat = "keyfindings/locate-cache/1"
+
+// diskEntry is the content of an entry file: the results kept under one
+// key, most recent first.
+type diskEntry struct {
+	Format   string          `json:"format"`
+	Key      string          `json:"key"`
+	Variants []*cachedResult `json:"variants"`
+}
+
+func newDiskCache(root string) *diskCache {
+	id := buildID()
+	if id == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(id))
+	return &diskCache{root: root, dir: filepath.Join(root, hex.EncodeToString(sum[:8]))}
+}
+
+func (d *diskCache) file(key string) string {
+	return filepath.Join(d.dir, key[:2], key+".json")
+}
+
+// load returns the results stored under key, none when there is no entry
+// or it does not read back as one.
+func (d *diskCache) load(key string) []*cachedResult {
+	data, err := os.ReadFile(d.file(key))
+	if err != nil {
+		return nil
+	}
+	var e diskEntry
+	if json.Unmarshal(data, &e) != nil || e.Format != diskFormat || e.Key != key {
+		return nil
+	}
+	for _, v := range e.Variants {
+		if v == nil || v.Deps == nil || len(v.Records) == 0 {
+			return nil
+		}
+		for _, r := range v.Records {
+			if r == nil || r.ID == "" || r.Status == "" {
+				return nil
+			}
+		}
+	}
+	return e.Variants
+}
+
+// store writes the results kept under key. Failures are ignored: the cache
+// only saves work.
+func (d *diskCache) store(key string, vs []*cachedResult) {
+	data, err := json.Marshal(diskEntry{Format: diskFormat, Key: key, Variants: vs})
+	if err != nil {
+		return
+	}
+	d.write(d.file(key), data)
+}
+
+// write puts data at file atomically: a temporary file beside it, renamed
+// into place, so a reader (another run, at any moment) sees a whole entry
+// or none.
+func (d *diskCache) write(file string, data []byte) {
+	d.pruneOnce.Do(d.prune)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// pruneAge is how long the results of a build no run has used are kept.
+const pruneAge = 30 * 24 * time.Hour
+
+// prune marks this build's directory as used and removes the directories
+// of builds unused for pruneAge, so old builds' results do not pile up.
+func (d *diskCache) prune() {
+	now := time.Now()
+	if err := os.MkdirAll(d.dir, 0o755); err == nil {
+		os.Chtimes(d.dir, now, now)
+	}
+	entries, err := os.ReadDir(d.root)
+	if err != nil {
+		return
+	}
+	self := filepath.Base(d.dir)
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == self || len(e.Name()) != 16 || strings.Trim(e.Name(), "0123456789abcdef") != "" {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > pruneAge {
+			os.RemoveAll(filepath.Join(d.root, e.Name()))
+		}
+	}
+}
+
+var buildIDOnce = sync.OnceValue(readBuildID)
+
+func buildID() string { return buildIDOnce() }
+
+// readBuildID names the running build of keyfindings: the Go toolchain's
+// build ID of the executable, which changes with any change to its code
+// or dependencies; else (not ELF, or the ID stripped) the executable's
+// path, size and time with the module versions. "" disables the disk
+// cache.
+func readBuildID() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if f, err := elf.Open(exe); err == nil {
+		defer f.Close()
+		if id := elfGoBuildID(f); id != "" {
+			return "go-build-id " + id
+		}
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "exe %s %d %d %s", exe, info.Size(), info.ModTime().UnixNano(), runtime.Version())
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		fmt.Fprintf(&b, " %s@%s", bi.Main.Path, bi.Main.Version)
+		for _, m := range bi.Deps {
+			fmt.Fprintf(&b, " %s@%s", m.Path, m.Version)
+		}
+		for _, s := range bi.Settings {
+			fmt.Fprintf(&b, " %s=%s", s.Key, s.Value)
+		}
+	}
+	return b.String()
+}
+
+// elfGoBuildID reads the Go build ID note the linker writes into ELF
+// executables.
+func elfGoBuildID(f *elf.File) string {
+	s := f.Section(".note.go.buildid")
+	if s == nil {
+		return ""
+	}
+	data, err := s.Data()
+	if err != nil || len(data) < 16 {
+		return ""
+	}
+	namesz := f.ByteOrder.Uint32(data[0:])
+	descsz := f.ByteOrder.Uint32(data[4:])
+	off := 12 + (int(namesz)+3)&^3
+	if namesz != 4 || string(data[12:15]) != "Go\x00" || off+int(descsz) > len(data) {
+		return ""
+	}
+	return string(data[off : off+int(descsz)])
+}
