@@ -13,6 +13,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/review"
 	"github.com/keyfindings/keyfindings/source"
 )
 
@@ -356,7 +357,7 @@ func TestCatalogCoverage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := findings.RewriteReviewed(data, d.Reviewed)
+		out, err := review.RewriteReviewed(data, d.Reviewed)
 		if err != nil {
 			t.Errorf("%s: %v", d.ID, err)
 		} else if string(out) != string(data) {

@@ -6,9 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"reflect"
 	"regexp"
 	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // Schema is the value of Document.Schema for this record format.
@@ -209,8 +214,8 @@ func (r *Record) check() error {
 		return nil
 	case r.Path == nil || *r.Path == "":
 		return fmt.Errorf("(%s) is located but has no path", r.ID)
-	case checkPath(*r.Path) != nil:
-		return fmt.Errorf("(%s): %v", r.ID, checkPath(*r.Path))
+	case CheckPath(*r.Path) != nil:
+		return fmt.Errorf("(%s): %v", r.ID, CheckPath(*r.Path))
 	case r.Lines == nil || r.Lines.Start < 1 || r.Lines.End < r.Lines.Start:
 		return fmt.Errorf("(%s) is located but has no valid lines", r.ID)
 	case r.SHA256 == nil || !sha256Pattern.MatchString(*r.SHA256):
@@ -273,3 +278,80 @@ func FactNames(a, b Facts) []string {
 	sort.Strings(names)
 	return names
 }
+
+// CheckPath accepts clean repo-relative paths without control characters.
+func CheckPath(p string) error {
+	if p == "" || p == "." || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return fmt.Errorf("path %q is not a clean repo-relative path", mdtext.Clip(p))
+	}
+	if !utf8.ValidString(p) {
+		return fmt.Errorf("path %q is not valid UTF-8", mdtext.Clip(p))
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("path %q contains a control character", mdtext.Clip(p))
+		}
+	}
+	return nil
+}
+
+// SourceLabel names a document's source for people: the ref and the short
+// commit, e.g. "v1.17.0 (1a2b3c4)".
+func SourceLabel(s Source) string {
+	ref := s.Ref
+	commit := ""
+	if s.Commit != nil {
+		commit = *s.Commit
+		if len(commit) > ShortCommitLen {
+			commit = commit[:ShortCommitLen]
+		}
+	}
+	switch {
+	case ref != "" && commit != "" && !strings.HasPrefix(commit, ref) && !strings.HasPrefix(ref, commit):
+		return ref + " (" + commit + ")"
+	case commit != "":
+		return commit
+	case ref != "":
+		return ref
+	}
+	return "plain directory"
+}
+
+// CompactJSON renders a fact value on one line (sorted keys, no HTML
+// escaping); nil renders as "(absent)".
+func CompactJSON(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	data, err := marshalCompact(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+func marshalCompact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// ShortCommitLen is how many hex digits of a commit labels and citations
+// show.
+const ShortCommitLen = 7
+
+// ProblemText is the record's problem, for messages: "no reason recorded"
+// when it has none.
+func (r *Record) ProblemText() string {
+	if r.Problem == nil || *r.Problem == "" {
+		return "no reason recorded"
+	}
+	return *r.Problem
+}
+
+// ValidID reports whether s is a definition id: a kebab-case slug.
+func ValidID(s string) bool { return idPattern.MatchString(s) }

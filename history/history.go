@@ -20,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/source"
@@ -99,7 +100,7 @@ type Entry struct {
 	OldDoc, NewDoc *findings.Document
 	// Diff compares Old and New: the excerpt hunks with real line numbers
 	// and the fact changes.
-	Diff *findings.FindingDiff
+	Diff *diff.FindingDiff
 }
 
 // History is the result of Log.
@@ -321,8 +322,8 @@ func (w *walker) compare(n node, filesTouched bool) (*Entry, error) {
 	return e, nil
 }
 
-// diffRecords compares two records with findings.Compare, as diff does.
-func diffRecords(id string, oldDoc *findings.Document, o *findings.Record, newDoc *findings.Document, n *findings.Record) *findings.FindingDiff {
+// diffRecords compares two records with diff.Compare, as diff does.
+func diffRecords(id string, oldDoc *findings.Document, o *findings.Record, newDoc *findings.Document, n *findings.Record) *diff.FindingDiff {
 	one := func(doc *findings.Document, r *findings.Record) *findings.Document {
 		d := &findings.Document{Schema: doc.Schema, Source: doc.Source}
 		if r != nil {
@@ -330,13 +331,13 @@ func diffRecords(id string, oldDoc *findings.Document, o *findings.Record, newDo
 		}
 		return d
 	}
-	d := findings.Compare(one(oldDoc, o), one(newDoc, n))
+	d := diff.Compare(one(oldDoc, o), one(newDoc, n))
 	for _, f := range d.Findings {
 		if f.ID == id {
 			return f
 		}
 	}
-	return &findings.FindingDiff{ID: id}
+	return &diff.FindingDiff{ID: id}
 }
 
 // classify names what changed between the records at a parent (old, nil

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/cite"
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/mdtext"
 )
@@ -14,9 +16,9 @@ import (
 // dateLayout is how text and Markdown show a commit's date (UTC).
 const dateLayout = "2006-01-02 15:04:05 UTC"
 
-// cite is a record's citation as `keyfindings cite` prints it, or its
+// citeText is a record's citation as `keyfindings cite` prints it, or its
 // status and problem when it has none.
-func cite(doc *findings.Document, r *findings.Record) string {
+func citeText(doc *findings.Document, r *findings.Record) string {
 	switch {
 	case r == nil && doc == nil:
 		return "(no parent)"
@@ -29,7 +31,7 @@ func cite(doc *findings.Document, r *findings.Record) string {
 	return r.Status + ": " + problemOf(r)
 }
 
-// citation is cite for JSON: nil where the record has no citation.
+// citation is citeText for JSON: nil where the record has no citation.
 func citation(doc *findings.Document, r *findings.Record) *string {
 	if r == nil || doc == nil {
 		return nil
@@ -37,10 +39,10 @@ func citation(doc *findings.Document, r *findings.Record) *string {
 	if !located(r) {
 		return nil
 	}
-	c, err := findings.CiteRecord(doc, r)
+	c, err := cite.Record(doc, r)
 	if err != nil {
 		// No web URL to link to: the plain form, path, lines and hash.
-		c = findings.Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
+		c = cite.Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
 	}
 	s := c.Short().Format()
 	return &s
@@ -80,8 +82,8 @@ func (h *History) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "Release: %s\n", releaseText(e.Release))
 		fmt.Fprintf(&b, "Kind:    %s  %s\n", e.Kind, mdtext.Visible(where(e.New)))
 		fmt.Fprintf(&b, "\n    %s\n\n", mdtext.Visible(e.Subject))
-		fmt.Fprintf(&b, "    old: %s\n", mdtext.Visible(cite(e.OldDoc, e.Old)))
-		fmt.Fprintf(&b, "    new: %s\n", mdtext.Visible(cite(e.NewDoc, e.New)))
+		fmt.Fprintf(&b, "    old: %s\n", mdtext.Visible(citeText(e.OldDoc, e.Old)))
+		fmt.Fprintf(&b, "    new: %s\n", mdtext.Visible(citeText(e.NewDoc, e.New)))
 		if e.Diff.Note != "" {
 			fmt.Fprintf(&b, "    %s\n", mdtext.Visible(e.Diff.Note))
 		}
@@ -188,13 +190,13 @@ func (h *History) WriteMarkdown(w io.Writer, webURL string) error {
 	return err
 }
 
-// mdCite is cite in Markdown: the citation as it is (its format escapes
+// mdCite is citeText in Markdown: the citation as it is (its format escapes
 // its own text), or the status and problem escaped.
 func mdCite(doc *findings.Document, r *findings.Record) string {
 	if c := citation(doc, r); c != nil {
 		return *c
 	}
-	return mdtext.Text(cite(doc, r))
+	return mdtext.Text(citeText(doc, r))
 }
 
 // Entries as JSON.
@@ -216,7 +218,7 @@ type (
 		Old     *sideJSON       `json:"old"`
 		New     *sideJSON       `json:"new"`
 		Facts   []factJSON      `json:"facts"`
-		Hunks   []findings.Hunk `json:"hunks"`
+		Hunks   []diff.Hunk     `json:"hunks"`
 		Note    string          `json:"note,omitempty"`
 	}
 	sideJSON struct {
@@ -323,7 +325,7 @@ func entryOf(id string, e *Entry) entryJSON {
 		Facts: []factJSON{}, Hunks: e.Diff.Hunks, Note: e.Diff.Note,
 	}
 	if j.Hunks == nil {
-		j.Hunks = []findings.Hunk{}
+		j.Hunks = []diff.Hunk{}
 	}
 	if e.Parent != "" {
 		j.Parent = &e.Parent

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/source"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -853,7 +854,7 @@ func (l *locator) record(cd *compiledShape, s *span, movedFrom *string) (*findin
 	}
 	r.Excerpt = &excerpt
 	if l.snap.Commit() != "" && l.meta.WebURL != "" {
-		c := findings.Citation{Path: s.file.Path, Start: s.start, End: s.end, Commit: l.snap.Commit(), WebURL: l.meta.WebURL}
+		c := cite.Citation{Path: s.file.Path, Start: s.start, End: s.end, Commit: l.snap.Commit(), WebURL: l.meta.WebURL}
 		r.Permalink = strp(c.Permalink())
 	}
 	// A file span (file:) cites a file the query did not parse as its

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -146,7 +147,7 @@ func (r *run) publish(recs []*findings.Record) []*findings.Record {
 		c := cloneRecord(rec)
 		if c.Located() && commit != "" && r.meta.WebURL != "" && c.Path != nil && c.Lines != nil {
 			// As record makes it.
-			cite := findings.Citation{Path: *c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: commit, WebURL: r.meta.WebURL}
+			cite := cite.Citation{Path: *c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: commit, WebURL: r.meta.WebURL}
 			c.Permalink = strp(cite.Permalink())
 		}
 		out[i] = c

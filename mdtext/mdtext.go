@@ -233,3 +233,12 @@ func isHex(c byte) bool {
 // OneLine folds every run of white space in s, line breaks included, into
 // one space and trims both ends: a multi-line message or title as one line.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Clip cuts s to its first 80 bytes, marking the cut with an ellipsis, and
+// replaces invalid UTF-8: input quoted in a one-line message.
+func Clip(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

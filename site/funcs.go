@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -161,7 +162,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			if web == "" || r.doc.Source.Commit == nil {
 				return ""
 			}
-			cite := findings.Citation{Path: c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: *r.doc.Source.Commit, WebURL: web}
+			cite := cite.Citation{Path: c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: *r.doc.Source.Commit, WebURL: web}
 			return cite.Permalink()
 		},
 		// commit is the full commit the records were read at; "" for a
@@ -181,7 +182,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 		// cite is a located record's citation in the cite format, the
 		// text `keyfindings verify` reads back; "" when it has none.
 		"cite": func(rec *findings.Record) string {
-			c, err := findings.CiteRecord(r.doc, rec)
+			c, err := cite.Record(r.doc, rec)
 			if err != nil {
 				return ""
 			}

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keyfindings/keyfindings/mdtext"
 	"unicode/utf8"
+
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // FuzzFence checks, for any excerpt, that the fence is longer than every

@@ -11,6 +11,7 @@ import (
 	"sync"
 	texttemplate "text/template"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/route"
 )
@@ -96,7 +97,7 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 	for i, r := range rels {
 		tags[i] = r.Tag
 	}
-	diffs := make([]*findings.Diff, n)
+	diffs := make([]*diff.Diff, n)
 	totals := make([][]RouteTotal, n)
 	for i := range n {
 		totals[i] = routeTotals(docs[i], cfg)
@@ -140,8 +141,8 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 
 // compareReleases compares two releases' records, and the routes of the
 // representative models on them.
-func compareReleases(old, new *findings.Document, cfg *route.Config) *findings.Diff {
-	d := findings.Compare(old, new)
+func compareReleases(old, new *findings.Document, cfg *route.Config) *diff.Diff {
+	d := diff.Compare(old, new)
 	route.CompareRoutes(d, cfg)
 	return d
 }
@@ -217,7 +218,7 @@ func forEach(n int, fn func(i int) error) error {
 }
 
 // The change classes a release lists, in the order the index counts them.
-var changeClasses = []string{findings.DiffChanged, findings.DiffMoved, findings.DiffAdded, findings.DiffFound, findings.DiffIntroduced, findings.DiffRemoved, findings.DiffLost, findings.DiffRetired, findings.DiffMissing}
+var changeClasses = []string{diff.Changed, diff.Moved, diff.Added, diff.Found, diff.Introduced, diff.Removed, diff.Lost, diff.Retired, diff.Missing}
 
 // releasesView is the data of releases.md.tmpl.
 type releasesView struct {
@@ -265,7 +266,7 @@ type countView struct {
 // renderReleasesIndex renders the index of releases oldest first, with
 // their documents, the diff of each with the one before (diffs[0] is nil)
 // and their route totals.
-func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*findings.Diff, totals [][]RouteTotal) ([]byte, error) {
+func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*diff.Diff, totals [][]RouteTotal) ([]byte, error) {
 	n := len(tags)
 	v := &releasesView{Repo: webBase(docs[n-1].Source.Repo)}
 	for i := n - 1; i >= 0; i-- {
@@ -289,7 +290,7 @@ func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Docum
 			for _, s := range changeClasses {
 				row.Counts = append(row.Counts, countView{Status: s, N: counts[s], Href: row.Changes + "#" + s})
 			}
-			row.Unchanged = counts[findings.DiffUnchanged]
+			row.Unchanged = counts[diff.Unchanged]
 		}
 		v.Releases = append(v.Releases, row)
 	}
@@ -425,7 +426,7 @@ type changeEntry struct {
 
 // routeChanges lists the routes of d whose totals changed, each part
 // linked to its record's entry on the page (anchors by finding id).
-func routeChanges(d *findings.Diff, anchors map[string]string) []routeChangeView {
+func routeChanges(d *diff.Diff, anchors map[string]string) []routeChangeView {
 	var out []routeChangeView
 	for _, r := range d.Routes {
 		if !r.Differs() {
@@ -465,7 +466,7 @@ type factListView struct {
 	Items string
 }
 
-func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Document, d *findings.Diff) ([]byte, error) {
+func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Document, d *diff.Diff) ([]byte, error) {
 	v := &changesView{
 		Tag: tag, Previous: prev,
 		Source: newSourceView(doc.Source), PreviousSource: newSourceView(prevDoc.Source),
@@ -476,7 +477,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 	for _, id := range reservedIDs {
 		used[id] = true
 	}
-	for _, s := range findings.DiffStatuses {
+	for _, s := range diff.Statuses {
 		used[s] = true
 	}
 	used["routes"] = true
@@ -527,7 +528,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 			}
 			e.FactLists = append(e.FactLists, factListView{Name: fc.Name, Items: b.String()})
 		}
-		if f.Status == findings.DiffUnchanged {
+		if f.Status == diff.Unchanged {
 			v.Unchanged = append(v.Unchanged, e)
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	texttemplate "text/template"
 	"time"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/route"
 )
@@ -276,7 +277,7 @@ func newSourceView(s findings.Source) sourceView {
 		if web := webBase(s.Repo); web != "" {
 			v.CommitURL = web + "/commit/" + v.Commit
 			if s.License != nil {
-				v.LicenseURL = findings.BlobURL(web, v.Commit, s.License.Path)
+				v.LicenseURL = cite.BlobURL(web, v.Commit, s.License.Path)
 			}
 		}
 	}

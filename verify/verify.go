@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/source"
 
@@ -35,10 +36,10 @@ const (
 type Verdict struct {
 	Status string
 	// Citation is the citation as checked.
-	Citation findings.Citation
+	Citation cite.Citation
 	// New is where the cited bytes are now (moved), or the citation with
 	// its hash filled in (ok, for a bare permalink); nil otherwise.
-	New *findings.Citation
+	New *cite.Citation
 	// Reason says why a citation is changed or could not be checked, or
 	// notes where else moved bytes were found.
 	Reason string
@@ -85,7 +86,7 @@ func NewVerifier(o *source.Opened, ref string) (*Verifier, error) {
 
 // Verify checks citation c. excerpt, when not nil, is the record's
 // excerpt (from a findings.json), which must match the cited bytes too.
-func (v *Verifier) Verify(c findings.Citation, excerpt *string) Verdict {
+func (v *Verifier) Verify(c cite.Citation, excerpt *string) Verdict {
 	if !c.HasCommit() {
 		return v.verifyNoCommit(c)
 	}
@@ -112,7 +113,7 @@ func (v *Verifier) Verify(c findings.Citation, excerpt *string) Verdict {
 		return Verdict{Status: VerifyError, Citation: c, New: &n, Reason: "the citation has no SHA-256 to check the lines against"}
 	}
 	if !strings.HasPrefix(sum, c.Hash) {
-		return changedVerdict(c, fmt.Sprintf("the lines at %s hash to SHA-256 %s…, not the cited %s…", short, sum[:findings.HashPrefixLen], hashPrefix(c.Hash)))
+		return changedVerdict(c, fmt.Sprintf("the lines at %s hash to SHA-256 %s…, not the cited %s…", short, sum[:cite.HashPrefixLen], hashPrefix(c.Hash)))
 	}
 	if excerpt != nil && utf8.Valid(orig) && *excerpt != string(orig) {
 		return changedVerdict(c, fmt.Sprintf("the record's excerpt differs from lines %d–%d at %s", c.Start, c.End, short))
@@ -156,7 +157,7 @@ func (v *Verifier) relocate(vd Verdict) Verdict {
 		vd.Reason += fmt.Sprintf("; finding %s is %s at %s: %s", c.ID, r.Status, label, problemText(r))
 		return vd
 	}
-	n, err := findings.CiteRecord(v.doc, r)
+	n, err := cite.Record(v.doc, r)
 	if err != nil {
 		vd.Reason += "; " + err.Error()
 		return vd
@@ -212,11 +213,11 @@ func (v *Verifier) targetLabel() string {
 
 // search looks for orig at the target ref: the same lines, other lines of
 // the same file, then other files.
-func (v *Verifier) search(c findings.Citation, orig []byte, sum string) Verdict {
+func (v *Verifier) search(c cite.Citation, orig []byte, sum string) Verdict {
 	at := v.target
 	label := v.targetLabel()
-	here := func(p string, l findings.Lines) *findings.Citation {
-		n := findings.Citation{Path: p, Start: l.Start, End: l.End, Hash: sum, ID: c.ID}
+	here := func(p string, l findings.Lines) *cite.Citation {
+		n := cite.Citation{Path: p, Start: l.Start, End: l.End, Hash: sum, ID: c.ID}
 		if at.Commit != "" {
 			n.Commit = at.Commit
 			n.WebURL = c.WebURL
@@ -339,7 +340,7 @@ func (v *Verifier) searchTree(skip string, orig []byte, near int) ([]spanHit, er
 // hash prefix: against the target ref, or the source as it is. Without the
 // original bytes, only the cited file can be searched, by hashing each
 // range of the same number of lines.
-func (v *Verifier) verifyNoCommit(c findings.Citation) Verdict {
+func (v *Verifier) verifyNoCommit(c cite.Citation) Verdict {
 	at := v.target
 	if at == nil {
 		if v.def == nil {
@@ -478,7 +479,7 @@ func FindLines(data, want []byte, near int) (findings.Lines, bool) {
 	return best, found
 }
 
-func changedVerdict(c findings.Citation, reason string) Verdict {
+func changedVerdict(c cite.Citation, reason string) Verdict {
 	return Verdict{Status: VerifyChanged, Citation: c, Reason: reason}
 }
 
@@ -495,8 +496,8 @@ func hashHex(b []byte) string {
 }
 
 func hashPrefix(h string) string {
-	if len(h) > findings.HashPrefixLen {
-		return h[:findings.HashPrefixLen]
+	if len(h) > cite.HashPrefixLen {
+		return h[:cite.HashPrefixLen]
 	}
 	return h
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/site"
@@ -99,7 +100,7 @@ func (s *sourceFlags) extractCache() string {
 
 // open opens the source the flags name.
 func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*source.Opened, error) {
-	if s.webURL != "" && !findings.IsWebURL(s.webURL) {
+	if s.webURL != "" && !cite.IsWebURL(s.webURL) {
 		return nil, usagef("--web-url %q is not an http(s) URL of a repository (a host, and no query, fragment or /blob/ part); give its web address, such as https://github.com/anomalyco/opencode", s.webURL)
 	}
 	opts := source.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin(), Timeout: s.timeout}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -36,7 +37,7 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 	if r == nil {
 		return fmt.Errorf("no finding %q at %s; `keyfindings list` shows the definition ids (a definition with expect: all gives <id>-<key> records)", id, findings.SourceLabel(doc.Source))
 	}
-	c, err := findings.CiteRecord(doc, r)
+	c, err := cite.Record(doc, r)
 	if err != nil {
 		return fmt.Errorf("%v (at %s)", err, findings.SourceLabel(doc.Source))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -141,8 +142,8 @@ func TestRealHistoryReleases(t *testing.T) {
 		t.Fatalf("read %d releases in git's version order, want 27", len(docs))
 	}
 	for i := 1; i < len(docs); i++ {
-		for _, fd := range findings.Compare(docs[i-1], docs[i]).Findings {
-			if fd.Status != findings.DiffChanged || fd.Old.Path == nil || fd.New.Path == nil {
+		for _, fd := range diff.Compare(docs[i-1], docs[i]).Findings {
+			if fd.Status != diff.Changed || fd.Old.Path == nil || fd.New.Path == nil {
 				continue
 			}
 			diff := git("diff", "--stat", *docs[i-1].Source.Commit, *docs[i].Source.Commit, "--", *fd.Old.Path, *fd.New.Path)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/verify"
 )
@@ -15,7 +16,7 @@ import (
 // verifyItem is one citation to check, or one that failed to parse.
 type verifyItem struct {
 	text     string
-	citation findings.Citation
+	citation cite.Citation
 	// excerpt is the record's excerpt, for citations from a findings.json.
 	excerpt *string
 	err     error
@@ -132,7 +133,7 @@ func verifyInputs(arg string, stderr io.Writer) ([]verifyItem, error) {
 		if err != nil {
 			return nil, err
 		}
-		found := findings.FindCitations(string(data))
+		found := cite.Find(string(data))
 		if len(found) == 0 {
 			return nil, fmt.Errorf("%s: no citations in the cite format ([<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…)", arg)
 		}
@@ -142,7 +143,7 @@ func verifyInputs(arg string, stderr io.Writer) ([]verifyItem, error) {
 		}
 		return items, nil
 	}
-	c, err := findings.ParseCitation(arg)
+	c, err := cite.Parse(arg)
 	if err != nil {
 		if statErr == nil {
 			return nil, usagef("%s is a directory, not a findings.json, Markdown file or citation", arg)
@@ -162,7 +163,7 @@ func documentItems(file string, stderr io.Writer) ([]verifyItem, error) {
 	}
 	var items []verifyItem
 	for _, r := range doc.Findings {
-		c, err := findings.CiteRecord(doc, r)
+		c, err := cite.Record(doc, r)
 		switch {
 		case err != nil && !r.Located():
 			// Not located: the record cites nothing to check.

@@ -1,4 +1,4 @@
-package findings
+package diff
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
+	"github.com/keyfindings/keyfindings/findings"
 )
 
 // Excerpt diffs come from go-udiff (gopls' diff package): its edits and
@@ -88,10 +89,10 @@ func UnifiedHunks(oldText, newText string, oldStart, newStart, context int) []Hu
 func itemDiff(a, b []any) []string {
 	ea, eb := make([]string, len(a)), make([]string, len(b))
 	for i, v := range a {
-		ea[i] = CompactJSON(v)
+		ea[i] = findings.CompactJSON(v)
 	}
 	for i, v := range b {
-		eb[i] = CompactJSON(v)
+		eb[i] = findings.CompactJSON(v)
 	}
 	var out []string
 	i := 0

@@ -1,16 +1,18 @@
-package findings
+package diff
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/keyfindings/keyfindings/findings"
 )
 
 // TokenChange is the token count of a record whose excerpt the model
 // reads (Record.Tokens) on each side of a diff; Old or New is nil where
 // that side has no located record with a count.
 type TokenChange struct {
-	Old *Tokens `json:"old"`
-	New *Tokens `json:"new"`
+	Old *findings.Tokens `json:"old"`
+	New *findings.Tokens `json:"new"`
 	// O200kBase and Cl100kBase are New minus Old (a missing side counts 0).
 	O200kBase  int `json:"o200k_base"`
 	Cl100kBase int `json:"cl100k_base"`
@@ -20,14 +22,14 @@ type TokenChange struct {
 // counts on either side, or nil: when neither does, or when the bytes are
 // the same (unchanged, moved), where the counts cannot differ.
 func tokenChange(fd *FindingDiff) *TokenChange {
-	count := func(r *Record) *Tokens {
+	count := func(r *findings.Record) *findings.Tokens {
 		if r == nil || !r.Located() {
 			return nil
 		}
 		return r.Tokens
 	}
 	o, n := count(fd.Old), count(fd.New)
-	if (o == nil && n == nil) || fd.Status == DiffUnchanged || fd.Status == DiffMoved {
+	if (o == nil && n == nil) || fd.Status == Unchanged || fd.Status == Moved {
 		return nil
 	}
 	tc := &TokenChange{Old: o, New: n}
@@ -55,7 +57,7 @@ func Signed(n int) string {
 // Text describes the change in one line, as
 // "+312 o200k_base tokens (1200 → 1512); +298 cl100k_base (1190 → 1488)".
 func (tc *TokenChange) Text() string {
-	count := func(t *Tokens, o200k bool) string {
+	count := func(t *findings.Tokens, o200k bool) string {
 		switch {
 		case t == nil:
 			return "none"
@@ -76,10 +78,10 @@ type RouteChange struct {
 	Provider string `json:"provider"`
 	// Old and New are the totals of the counted sections; nil where the
 	// route could not be evaluated, and the problem says why.
-	Old        *Tokens `json:"old"`
-	New        *Tokens `json:"new"`
-	OldProblem string  `json:"old_problem,omitempty"`
-	NewProblem string  `json:"new_problem,omitempty"`
+	Old        *findings.Tokens `json:"old"`
+	New        *findings.Tokens `json:"new"`
+	OldProblem string           `json:"old_problem,omitempty"`
+	NewProblem string           `json:"new_problem,omitempty"`
 	// O200kBase is New minus Old in o200k_base tokens (0 unless both
 	// sides were evaluated).
 	O200kBase int `json:"o200k_base"`

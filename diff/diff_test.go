@@ -1,6 +1,8 @@
-package findings
+package diff
 
 import (
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/recordtest"
 	"github.com/keyfindings/keyfindings/mdtext"
 
 	"reflect"
@@ -12,38 +14,38 @@ func TestCompareStatuses(t *testing.T) {
 	const body = "export function f() {\n  return 1\n}\n"
 	tests := []struct {
 		name     string
-		old, new *Record
+		old, new *findings.Record
 		status   string
 		note     string // substring
 		hunks    int
 		facts    []string
 		same     bool // nothing differs, though the status is not unchanged
 	}{
-		{"unchanged", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 3, body, nil), DiffUnchanged, "", 0, nil, false},
-		{"other lines", located("a", "x.ts", 3, body, nil), located("a", "x.ts", 9, body, nil), DiffMoved, "", 0, nil, false},
-		{"other file", located("a", "x.ts", 3, body, nil), located("a", "y/x.ts", 3, body, nil), DiffMoved, "", 0, nil, false},
-		{"bytes differ", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, strings.Replace(body, "1", "2", 1), Facts{"n": 2}), DiffChanged, "", 1, []string{"n"}, false},
-		{"same bytes, fact from outside differs", located("a", "x.ts", 3, body, Facts{"file": "a.txt"}), located("a", "x.ts", 3, body, Facts{"file": "b.txt"}), DiffChanged, "byte-identical", 0, []string{"file"}, false},
-		{"same facts in other number types", located("a", "x.ts", 3, body, Facts{"n": 1}), located("a", "x.ts", 3, body, Facts{"n": 1.0}), DiffUnchanged, "", 0, nil, false},
-		{"added", nil, located("a", "x.ts", 3, body, nil), DiffAdded, "", 0, nil, false},
-		{"removed", located("a", "x.ts", 3, body, nil), nil, DiffRemoved, "", 0, nil, false},
-		{"lost", located("a", "x.ts", 3, body, nil), notLocated("a", StatusMissing, "file not found: x.ts"), DiffLost, "located in the old source; missing in the new one: file not found: x.ts", 0, nil, false},
-		{"ambiguous now", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAmbiguous, "2 places match"), DiffLost, "ambiguous in the new one: 2 places match", 0, nil, false},
-		{"in neither", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "no match in x.ts"), DiffMissing, "not located in either source", 0, nil, true},
-		{"in neither, for other reasons", notLocated("a", StatusMissing, "no match in x.ts"), notLocated("a", StatusMissing, "file not found: x.ts"), DiffMissing, "old missing: no match in x.ts; new missing: file not found", 0, nil, false},
-		{"new but not located", nil, notLocated("a", StatusAmbiguous, "2 places match"), DiffMissing, "a new finding, not located: ambiguous: 2 places match", 0, nil, false},
-		{"newly located", notLocated("a", StatusMissing, "file not found: x.ts"), located("a", "x.ts", 3, body, nil), DiffFound, "newly located; in the old source it was missing", 0, nil, false},
+		{"unchanged", recordtest.Located("a", "x.ts", 3, body, nil), recordtest.Located("a", "x.ts", 3, body, nil), Unchanged, "", 0, nil, false},
+		{"other lines", recordtest.Located("a", "x.ts", 3, body, nil), recordtest.Located("a", "x.ts", 9, body, nil), Moved, "", 0, nil, false},
+		{"other file", recordtest.Located("a", "x.ts", 3, body, nil), recordtest.Located("a", "y/x.ts", 3, body, nil), Moved, "", 0, nil, false},
+		{"bytes differ", recordtest.Located("a", "x.ts", 3, body, findings.Facts{"n": 1}), recordtest.Located("a", "x.ts", 3, strings.Replace(body, "1", "2", 1), findings.Facts{"n": 2}), Changed, "", 1, []string{"n"}, false},
+		{"same bytes, fact from outside differs", recordtest.Located("a", "x.ts", 3, body, findings.Facts{"file": "a.txt"}), recordtest.Located("a", "x.ts", 3, body, findings.Facts{"file": "b.txt"}), Changed, "byte-identical", 0, []string{"file"}, false},
+		{"same facts in other number types", recordtest.Located("a", "x.ts", 3, body, findings.Facts{"n": 1}), recordtest.Located("a", "x.ts", 3, body, findings.Facts{"n": 1.0}), Unchanged, "", 0, nil, false},
+		{"added", nil, recordtest.Located("a", "x.ts", 3, body, nil), Added, "", 0, nil, false},
+		{"removed", recordtest.Located("a", "x.ts", 3, body, nil), nil, Removed, "", 0, nil, false},
+		{"lost", recordtest.Located("a", "x.ts", 3, body, nil), recordtest.NotLocated("a", findings.StatusMissing, "file not found: x.ts"), Lost, "located in the old source; missing in the new one: file not found: x.ts", 0, nil, false},
+		{"ambiguous now", recordtest.Located("a", "x.ts", 3, body, nil), recordtest.NotLocated("a", findings.StatusAmbiguous, "2 places match"), Lost, "ambiguous in the new one: 2 places match", 0, nil, false},
+		{"in neither", recordtest.NotLocated("a", findings.StatusMissing, "no match in x.ts"), recordtest.NotLocated("a", findings.StatusMissing, "no match in x.ts"), Missing, "not located in either source", 0, nil, true},
+		{"in neither, for other reasons", recordtest.NotLocated("a", findings.StatusMissing, "no match in x.ts"), recordtest.NotLocated("a", findings.StatusMissing, "file not found: x.ts"), Missing, "old missing: no match in x.ts; new missing: file not found", 0, nil, false},
+		{"new but not located", nil, recordtest.NotLocated("a", findings.StatusAmbiguous, "2 places match"), Missing, "a new finding, not located: ambiguous: 2 places match", 0, nil, false},
+		{"newly located", recordtest.NotLocated("a", findings.StatusMissing, "file not found: x.ts"), recordtest.Located("a", "x.ts", 3, body, nil), Found, "newly located; in the old source it was missing", 0, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var a, b []*Record
+			var a, b []*findings.Record
 			if tt.old != nil {
 				a = append(a, tt.old)
 			}
 			if tt.new != nil {
 				b = append(b, tt.new)
 			}
-			d := Compare(doc(a...), doc(b...))
+			d := Compare(recordtest.Doc(a...), recordtest.Doc(b...))
 			if len(d.Findings) != 1 {
 				t.Fatalf("%d findings, want 1", len(d.Findings))
 			}
@@ -64,7 +66,7 @@ func TestCompareStatuses(t *testing.T) {
 			if !reflect.DeepEqual(names, tt.facts) {
 				t.Errorf("facts %q, want %q", names, tt.facts)
 			}
-			if d.Changed() != (tt.status != DiffUnchanged && !tt.same) {
+			if d.Changed() != (tt.status != Unchanged && !tt.same) {
 				t.Errorf("Changed() = %v for %s", d.Changed(), tt.status)
 			}
 		})
@@ -72,7 +74,7 @@ func TestCompareStatuses(t *testing.T) {
 }
 
 func TestCompareOrder(t *testing.T) {
-	r := func(id string) *Record { return located(id, "x.ts", 1, "x\n", nil) }
+	r := func(id string) *findings.Record { return recordtest.Located(id, "x.ts", 1, "x\n", nil) }
 	tests := []struct {
 		old, new []string
 		want     string
@@ -86,7 +88,7 @@ func TestCompareOrder(t *testing.T) {
 		{[]string{"a"}, nil, "a"},
 	}
 	for _, tt := range tests {
-		var a, b []*Record
+		var a, b []*findings.Record
 		for _, id := range tt.old {
 			a = append(a, r(id))
 		}
@@ -94,7 +96,7 @@ func TestCompareOrder(t *testing.T) {
 			b = append(b, r(id))
 		}
 		var got []string
-		for _, f := range Compare(doc(a...), doc(b...)).Findings {
+		for _, f := range Compare(recordtest.Doc(a...), recordtest.Doc(b...)).Findings {
 			got = append(got, f.ID)
 		}
 		if strings.Join(got, " ") != tt.want {
@@ -104,9 +106,9 @@ func TestCompareOrder(t *testing.T) {
 }
 
 func TestFactItems(t *testing.T) {
-	old := Facts{"tools": []any{"bash", "read", "edit"}, "max": 2000}
-	new := Facts{"tools": []any{"bash", "edit", "grep"}, "max": 1000, "extra": "x"}
-	got := factChanges(old, new)
+	old := findings.Facts{"tools": []any{"bash", "read", "edit"}, "max": 2000}
+	new := findings.Facts{"tools": []any{"bash", "edit", "grep"}, "max": 1000, "extra": "x"}
+	got := FactChanges(old, new)
 	want := []FactChange{
 		{Name: "extra", Old: nil, New: "x"},
 		{Name: "max", Old: 2000.0, New: 1000.0},
@@ -119,7 +121,7 @@ func TestFactItems(t *testing.T) {
 
 func TestMarkdownFences(t *testing.T) {
 	tricky := "const s = `a ``` b ```` c`\n"
-	d := Compare(doc(located("a", "x.ts", 1, "x\n", nil)), doc(located("a", "x.ts", 1, tricky, nil)))
+	d := Compare(recordtest.Doc(recordtest.Located("a", "x.ts", 1, "x\n", nil)), recordtest.Doc(recordtest.Located("a", "x.ts", 1, tricky, nil)))
 	var b strings.Builder
 	if err := d.WriteMarkdown(&b, ReportOptions{}); err != nil {
 		t.Fatal(err)
@@ -137,9 +139,9 @@ func TestMarkdownFences(t *testing.T) {
 
 // TestFactLines checks the item-by-item rendering diff and review share.
 func TestFactLines(t *testing.T) {
-	changes := factChanges(
-		Facts{"tools": []any{"bash", "read"}, "max": 2000, "gone": []any{"x"}},
-		Facts{"tools": []any{"bash", "grep"}, "max": 1000, "new": []any{"a", "b"}},
+	changes := FactChanges(
+		findings.Facts{"tools": []any{"bash", "read"}, "max": 2000, "gone": []any{"x"}},
+		findings.Facts{"tools": []any{"bash", "grep"}, "max": 1000, "new": []any{"a", "b"}},
 	)
 	got := strings.Join(FactLines(changes), "\n")
 	want := strings.Join([]string{
@@ -164,10 +166,10 @@ func TestFactLines(t *testing.T) {
 // (a problem) they become spaces, in code spans (a path) escapes, in the
 // excerpt diff control pictures, as the site's Markdown shows them.
 func TestMarkdownControlCharacters(t *testing.T) {
-	old := located("a", "x\r\n# h.ts", 3, "a\n", Facts{"s": "x"})
-	new := located("a", "x\r\n# h.ts", 3, "a\rb\x00\r\n\u202e\n", Facts{"s": "y\rz"})
-	miss := notLocated("b", StatusMissing, "no match\r\n# Heading\x1b[31m")
-	d := Compare(doc(old, located("b", "y.ts", 1, "y\n", nil)), doc(new, miss))
+	old := recordtest.Located("a", "x\r\n# h.ts", 3, "a\n", findings.Facts{"s": "x"})
+	new := recordtest.Located("a", "x\r\n# h.ts", 3, "a\rb\x00\r\n\u202e\n", findings.Facts{"s": "y\rz"})
+	miss := recordtest.NotLocated("b", findings.StatusMissing, "no match\r\n# Heading\x1b[31m")
+	d := Compare(recordtest.Doc(old, recordtest.Located("b", "y.ts", 1, "y\n", nil)), recordtest.Doc(new, miss))
 	var b strings.Builder
 	if err := d.WriteMarkdown(&b, ReportOptions{}); err != nil {
 		t.Fatal(err)

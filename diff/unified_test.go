@@ -1,4 +1,4 @@
-package findings
+package diff
 
 import (
 	"math/rand"
@@ -102,7 +102,7 @@ func TestUnifiedHunksRandom(t *testing.T) {
 		}
 		old, new := strings.Join(a, ""), strings.Join(b, "")
 		oldStart, newStart := 1+rng.Intn(50), 1+rng.Intn(50)
-		if got := applyHunks(t, old, oldStart, newStart, UnifiedHunks(old, new, oldStart, newStart, DiffContext)); got != new {
+		if got := applyHunks(t, old, oldStart, newStart, UnifiedHunks(old, new, oldStart, newStart, Context)); got != new {
 			t.Fatalf("hunks of %q → %q rebuild %q", old, new, got)
 		}
 		kept := 0
@@ -181,7 +181,7 @@ func TestUnifiedHunks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, h := range UnifiedHunks(tt.old, tt.new, tt.oldStart, tt.newStart, DiffContext) {
+			for _, h := range UnifiedHunks(tt.old, tt.new, tt.oldStart, tt.newStart, Context) {
 				got = append(got, h.Header()+"|"+strings.Join(h.Lines, "|"))
 			}
 			if !reflect.DeepEqual(got, tt.want) {

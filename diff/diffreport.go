@@ -1,6 +1,8 @@
-package findings
+package diff
 
 import (
+	"github.com/keyfindings/keyfindings/cite"
+	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/mdtext"
 
 	"bytes"
@@ -10,8 +12,8 @@ import (
 	"strings"
 )
 
-// DiffSchema is the schema value of a diff in JSON.
-const DiffSchema = "keyfindings/diff/v1"
+// Schema is the schema value of a diff in JSON.
+const Schema = "keyfindings/diff/v1"
 
 // ReportOptions choose what a diff report shows.
 type ReportOptions struct {
@@ -42,33 +44,11 @@ func differing[T interface{ Differs() bool }](items []T, opts ReportOptions) []T
 // sides for the same reason.
 func (d *Diff) nothingChanged() string {
 	n := d.Counts()
-	s := fmt.Sprintf("nothing changed between %s and %s: %d unchanged", SourceLabel(d.Old.Source), SourceLabel(d.New.Source), n[DiffUnchanged])
-	if n[DiffMissing] > 0 {
-		s += fmt.Sprintf(", %d missing in both", n[DiffMissing])
+	s := fmt.Sprintf("nothing changed between %s and %s: %d unchanged", findings.SourceLabel(d.Old.Source), findings.SourceLabel(d.New.Source), n[Unchanged])
+	if n[Missing] > 0 {
+		s += fmt.Sprintf(", %d missing in both", n[Missing])
 	}
 	return s
-}
-
-// SourceLabel names a document's source for people: the ref and the short
-// commit, e.g. "v1.17.0 (1a2b3c4)".
-func SourceLabel(s Source) string {
-	ref := s.Ref
-	commit := ""
-	if s.Commit != nil {
-		commit = *s.Commit
-		if len(commit) > ShortCommitLen {
-			commit = commit[:ShortCommitLen]
-		}
-	}
-	switch {
-	case ref != "" && commit != "" && !strings.HasPrefix(commit, ref) && !strings.HasPrefix(ref, commit):
-		return ref + " (" + commit + ")"
-	case commit != "":
-		return commit
-	case ref != "":
-		return ref
-	}
-	return "plain directory"
 }
 
 // Summary counts the statuses that occur, in summary order, as in
@@ -76,7 +56,7 @@ func SourceLabel(s Source) string {
 func (d *Diff) Summary() string {
 	counts := d.Counts()
 	var parts []string
-	for _, s := range DiffStatuses {
+	for _, s := range Statuses {
 		if counts[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 		}
@@ -89,7 +69,7 @@ func (d *Diff) Summary() string {
 
 // where describes a finding's location change: "path L1–9 → L3–11".
 func (f *FindingDiff) where() string {
-	loc := func(r *Record) string {
+	loc := func(r *findings.Record) string {
 		if r == nil || !r.Located() || r.Lines == nil {
 			return ""
 		}
@@ -121,13 +101,13 @@ func (d *Diff) WriteText(w io.Writer, opts ReportOptions) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "keyfindings diff %s → %s\n", SourceLabel(d.Old.Source), SourceLabel(d.New.Source))
+	fmt.Fprintf(&b, "keyfindings diff %s → %s\n", findings.SourceLabel(d.Old.Source), findings.SourceLabel(d.New.Source))
 	for _, f := range shown {
 		line := fmt.Sprintf("%-9s  %s", f.Status, f.ID)
 		if wh := f.where(); wh != "" {
 			line += "  " + wh
 		}
-		if f.Status == DiffRemoved && f.Old != nil && !f.Old.Located() {
+		if f.Status == Removed && f.Old != nil && !f.Old.Located() {
 			line += "  (was " + f.Old.Status + ")"
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
@@ -170,7 +150,7 @@ func FactLines(changes []FactChange) []string {
 	for _, fc := range changes {
 		items := fc.listItems()
 		if items == nil {
-			out = append(out, fmt.Sprintf("fact %s: %s → %s", fc.Name, CompactJSON(fc.Old), CompactJSON(fc.New)))
+			out = append(out, fmt.Sprintf("fact %s: %s → %s", fc.Name, findings.CompactJSON(fc.Old), findings.CompactJSON(fc.New)))
 			continue
 		}
 		out = append(out, fmt.Sprintf("fact %s:", fc.Name))
@@ -223,7 +203,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		add(mdRoutes(routes))
 	}
 	for _, f := range shown {
-		if f.Status == DiffUnchanged {
+		if f.Status == Unchanged {
 			continue
 		}
 		add(fmt.Sprintf("#### %s: %s", mdtext.CodeSpan(f.ID), f.Status))
@@ -260,7 +240,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		var facts strings.Builder
 		for _, fc := range f.Facts {
 			if fc.listItems() == nil {
-				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(mdtext.CodeSpan(fc.Name)), cell(mdtext.CodeSpan(CompactJSON(fc.Old))), cell(mdtext.CodeSpan(CompactJSON(fc.New))))
+				fmt.Fprintf(&facts, "| %s | %s | %s |\n", cell(mdtext.CodeSpan(fc.Name)), cell(mdtext.CodeSpan(findings.CompactJSON(fc.Old))), cell(mdtext.CodeSpan(findings.CompactJSON(fc.New))))
 			}
 		}
 		if facts.Len() > 0 {
@@ -314,20 +294,20 @@ func capitalize(s string) string {
 }
 
 // mdSource is a source label with the commit linked when there is one.
-func mdSource(doc *Document) string {
+func mdSource(doc *findings.Document) string {
 	s := doc.Source
-	label := mdtext.CodeSpan(SourceLabel(s))
+	label := mdtext.CodeSpan(findings.SourceLabel(s))
 	if s.Commit != nil && strings.HasPrefix(s.Repo, "http") {
 		return "[" + label + "](" + strings.TrimSuffix(s.Repo, "/") + "/commit/" + *s.Commit + ")"
 	}
 	return label
 }
 
-func mdCite(doc *Document, r *Record) string {
+func mdCite(doc *findings.Document, r *findings.Record) string {
 	if r == nil {
 		return ""
 	}
-	c, err := CiteRecord(doc, r)
+	c, err := cite.Record(doc, r)
 	if err != nil {
 		return ""
 	}
@@ -341,7 +321,7 @@ func mdCite(doc *Document, r *Record) string {
 
 // mdWhere is where() with each line range linked to its permalink.
 func mdWhere(f *FindingDiff) string {
-	rng := func(r *Record, withPath bool) string {
+	rng := func(r *findings.Record, withPath bool) string {
 		s := fmt.Sprintf("L%d–%d", r.Lines.Start, r.Lines.End)
 		if r.Permalink != nil {
 			s = "[" + s + "](" + *r.Permalink + ")"
@@ -351,7 +331,7 @@ func mdWhere(f *FindingDiff) string {
 		}
 		return s
 	}
-	ok := func(r *Record) bool { return r != nil && r.Located() && r.Lines != nil }
+	ok := func(r *findings.Record) bool { return r != nil && r.Located() && r.Lines != nil }
 	o, n := f.Old, f.New
 	switch {
 	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines:
@@ -387,8 +367,8 @@ func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") 
 type (
 	diffJSON struct {
 		Schema   string            `json:"schema"`
-		Old      Source            `json:"old"`
-		New      Source            `json:"new"`
+		Old      findings.Source   `json:"old"`
+		New      findings.Source   `json:"new"`
 		Changed  bool              `json:"changed"`
 		Summary  map[string]int    `json:"summary"`
 		Findings []findingDiffJSON `json:"findings"`
@@ -406,13 +386,13 @@ type (
 		Tokens *TokenChange `json:"tokens,omitempty"`
 	}
 	sideJSON struct {
-		Status    string  `json:"status"`
-		Path      *string `json:"path"`
-		Lines     *Lines  `json:"lines"`
-		SHA256    *string `json:"sha256"`
-		Permalink *string `json:"permalink"`
-		Citation  *string `json:"citation"`
-		Problem   *string `json:"problem"`
+		Status    string          `json:"status"`
+		Path      *string         `json:"path"`
+		Lines     *findings.Lines `json:"lines"`
+		SHA256    *string         `json:"sha256"`
+		Permalink *string         `json:"permalink"`
+		Citation  *string         `json:"citation"`
+		Problem   *string         `json:"problem"`
 	}
 	factJSON struct {
 		Name  string   `json:"name"`
@@ -422,12 +402,12 @@ type (
 	}
 )
 
-func side(doc *Document, r *Record) *sideJSON {
+func side(doc *findings.Document, r *findings.Record) *sideJSON {
 	if r == nil {
 		return nil
 	}
 	s := &sideJSON{Status: r.Status, Path: r.Path, Lines: r.Lines, SHA256: r.SHA256, Permalink: r.Permalink, Problem: r.Problem}
-	if c, err := CiteRecord(doc, r); err == nil {
+	if c, err := cite.Record(doc, r); err == nil {
 		text := c.Short().Format()
 		s.Citation = &text
 	}
@@ -438,8 +418,8 @@ func side(doc *Document, r *Record) *sideJSON {
 // with a trailing newline. Every status appears in summary, zeros too;
 // with opts.Changed, findings lists only those that differ.
 func (d *Diff) MarshalIndent(opts ReportOptions) ([]byte, error) {
-	out := diffJSON{Schema: DiffSchema, Old: d.Old.Source, New: d.New.Source, Changed: d.Changed(), Summary: map[string]int{}, Findings: []findingDiffJSON{}}
-	for _, s := range DiffStatuses {
+	out := diffJSON{Schema: Schema, Old: d.Old.Source, New: d.New.Source, Changed: d.Changed(), Summary: map[string]int{}, Findings: []findingDiffJSON{}}
+	for _, s := range Statuses {
 		out.Summary[s] = 0
 	}
 	for s, n := range d.Counts() {

@@ -1,4 +1,4 @@
-package findings
+package review
 
 import (
 	"bytes"
@@ -10,12 +10,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/diff"
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 	"go.yaml.in/yaml/v3"
 )
 
-// ReviewGone is the Flag.Review text for a reviewed record id that the
+// Gone is the Flag.Review text for a reviewed record id that the
 // build no longer produces although its definition located others.
-const ReviewGone = "reviewed, but no such record at this commit"
+const Gone = "reviewed, but no such record at this commit"
 
 // Flag is one record whose facts need a person's review.
 type Flag struct {
@@ -23,26 +26,10 @@ type Flag struct {
 	ID string
 	// Definition is the id of the definition it comes from.
 	Definition string
-	// Review says why: ReviewNeeded, ReviewMissing or ReviewGone.
+	// Review says why: ReviewNeeded, ReviewMissing or Gone.
 	Review string
 	// Changes lists the facts that differ, by name, in name order.
-	Changes []FactChange
-}
-
-// ReviewOf is the review verdict of the record under key (ReviewKey: its
-// id, or shape/id for a definition with shapes) with the given facts under
-// definition d: "" when the facts are those d was reviewed against,
-// ReviewNeeded when they differ, ReviewMissing when d has none for key.
-// Builds put it on the record; Reviews lists the records it flags.
-func ReviewOf(d *Definition, key string, facts Facts) string {
-	reviewed, ok := d.Reviewed[key]
-	switch {
-	case !ok:
-		return ReviewMissing
-	case !EqualFacts(reviewed, facts):
-		return ReviewNeeded
-	}
-	return ""
+	Changes []diff.FactChange
 }
 
 // Reviews compares the records of doc with the facts each definition in
@@ -52,9 +39,9 @@ func ReviewOf(d *Definition, key string, facts Facts) string {
 // problem there, not their facts. For a definition with shapes, records
 // are compared with the reviewed facts of their own shape (ReviewKey),
 // and only the shapes located in doc can have ids that are gone.
-func Reviews(cat *Catalog, doc *Document) []Flag {
+func Reviews(cat *findings.Catalog, doc *findings.Document) []Flag {
 	var flags []Flag
-	byDef := map[string][]*Record{}
+	byDef := map[string][]*findings.Record{}
 	var order []string
 	for _, r := range doc.Findings {
 		if !r.Located() {
@@ -73,27 +60,27 @@ func Reviews(cat *Catalog, doc *Document) []Flag {
 		seen := map[string]bool{}
 		shapes := map[string]bool{}
 		for _, r := range byDef[defID] {
-			key := ReviewKey(r.Shape, r.ID)
+			key := findings.ReviewKey(r.Shape, r.ID)
 			seen[key] = true
 			shapes[r.Shape] = true
-			if verdict := ReviewOf(d, key, r.Facts); verdict != "" {
-				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: verdict, Changes: factChanges(d.Reviewed[key], r.Facts)})
+			if verdict := findings.ReviewOf(d, key, r.Facts); verdict != "" {
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: verdict, Changes: diff.FactChanges(d.Reviewed[key], r.Facts)})
 			}
 		}
 		for _, key := range sortedIDs(d.Reviewed) {
-			if !seen[key] && shapes[reviewShape(key)] {
+			if !seen[key] && shapes[findings.ReviewShape(key)] {
 				_, id, ok := strings.Cut(key, "/")
 				if !ok {
 					id = key
 				}
-				flags = append(flags, Flag{ID: id, Definition: defID, Review: ReviewGone, Changes: factChanges(d.Reviewed[key], nil)})
+				flags = append(flags, Flag{ID: id, Definition: defID, Review: Gone, Changes: diff.FactChanges(d.Reviewed[key], nil)})
 			}
 		}
 	}
 	return flags
 }
 
-func sortedIDs(m map[string]Facts) []string {
+func sortedIDs(m map[string]findings.Facts) []string {
 	ids := make([]string, 0, len(m))
 	for id := range m {
 		ids = append(ids, id)
@@ -109,9 +96,9 @@ func sortedIDs(m map[string]Facts) []string {
 // with) are kept: a build at one commit reviews one era. Definitions whose
 // section would not change are left out, so accepting twice changes
 // nothing.
-func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
-	out := map[*Definition]map[string]Facts{}
-	located := map[*Definition]map[string]bool{}
+func Accepted(cat *findings.Catalog, doc *findings.Document) map[*findings.Definition]map[string]findings.Facts {
+	out := map[*findings.Definition]map[string]findings.Facts{}
+	located := map[*findings.Definition]map[string]bool{}
 	for _, r := range doc.Findings {
 		if !r.Located() {
 			continue
@@ -121,15 +108,15 @@ func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
 			continue
 		}
 		if out[d] == nil {
-			out[d] = map[string]Facts{}
+			out[d] = map[string]findings.Facts{}
 			located[d] = map[string]bool{}
 		}
-		out[d][ReviewKey(r.Shape, r.ID)] = Normalize(r.Facts)
+		out[d][findings.ReviewKey(r.Shape, r.ID)] = findings.Normalize(r.Facts)
 		located[d][r.Shape] = true
 	}
 	for d, reviewed := range out {
 		for key, facts := range d.Reviewed {
-			if shape := reviewShape(key); d.hasShape(shape) && !located[d][shape] {
+			if shape := findings.ReviewShape(key); d.HasShape(shape) && !located[d][shape] {
 				reviewed[key] = facts
 			}
 		}
@@ -140,23 +127,13 @@ func Accepted(cat *Catalog, doc *Document) map[*Definition]map[string]Facts {
 	return out
 }
 
-// hasShape reports whether the definition has a shape of that name.
-func (d *Definition) hasShape(name string) bool {
-	for _, s := range d.Shapes {
-		if s.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func sameReviewed(a, b map[string]Facts) bool {
+func sameReviewed(a, b map[string]findings.Facts) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for id, fa := range a {
 		fb, ok := b[id]
-		if !ok || !EqualFacts(fa, fb) {
+		if !ok || !findings.EqualFacts(fa, fb) {
 			return false
 		}
 	}
@@ -166,7 +143,7 @@ func sameReviewed(a, b map[string]Facts) bool {
 // AcceptReviews rewrites the reviewed section of each definition file in
 // dir that Accepted returns, and returns the files it wrote, sorted. Only
 // the reviewed section changes; every other byte of a file stays as it is.
-func AcceptReviews(dir string, cat *Catalog, doc *Document) ([]string, error) {
+func AcceptReviews(dir string, cat *findings.Catalog, doc *findings.Document) ([]string, error) {
 	var written []string
 	for d, reviewed := range Accepted(cat, doc) {
 		file := filepath.Join(dir, filepath.Base(d.Source))
@@ -176,7 +153,7 @@ func AcceptReviews(dir string, cat *Catalog, doc *Document) ([]string, error) {
 		}
 		out, err := RewriteReviewed(data, reviewed)
 		if err != nil {
-			return nil, &DefinitionError{File: file, Err: err}
+			return nil, &findings.DefinitionError{File: file, Err: err}
 		}
 		if err := writeFileAtomic(file, out); err != nil {
 			return nil, fmt.Errorf("accept %s: %w", d.ID, err)
@@ -213,14 +190,14 @@ func writeFileAtomic(file string, data []byte) error {
 }
 
 // reviewedHeader is the comment written above a reviewed section.
-const reviewedHeader = "# Facts the claim was written against. `keyfindings review --accept`\n# rewrites this section (and only this section) after the claim is re-read.\n"
+const reviewedHeader = "# findings.Facts the claim was written against. `keyfindings review --accept`\n# rewrites this section (and only this section) after the claim is re-read.\n"
 
 // RewriteReviewed returns definition bytes with the top-level reviewed
 // section replaced by one holding reviewed. The section must be the
 // file's last top-level key; it runs from its key line to the end of the
 // file. A file without one gets it appended. Everything before the section
 // is kept byte for byte.
-func RewriteReviewed(data []byte, reviewed map[string]Facts) ([]byte, error) {
+func RewriteReviewed(data []byte, reviewed map[string]findings.Facts) ([]byte, error) {
 	start, err := reviewedStart(data)
 	if err != nil {
 		return nil, err
@@ -239,10 +216,10 @@ func RewriteReviewed(data []byte, reviewed map[string]Facts) ([]byte, error) {
 	out := append(append([]byte{}, head...), section...)
 	// The result must still be a definition with exactly these facts.
 	var check struct {
-		Reviewed map[string]Facts `yaml:"reviewed"`
+		Reviewed map[string]findings.Facts `yaml:"reviewed"`
 	}
 	if err := yaml.Unmarshal(out, &check); err != nil {
-		return nil, fmt.Errorf("rewritten reviewed section does not parse: %s", oneLine(err.Error()))
+		return nil, fmt.Errorf("rewritten reviewed section does not parse: %s", mdtext.OneLine(err.Error()))
 	}
 	if !sameReviewed(check.Reviewed, reviewed) {
 		return nil, errors.New("rewritten reviewed section does not read back as the accepted facts")
@@ -280,7 +257,7 @@ func reviewedStart(data []byte) (int, error) {
 
 // marshalReviewed renders the section deterministically: ids and fact
 // names sorted, lists in their order, two-space indentation.
-func marshalReviewed(reviewed map[string]Facts) ([]byte, error) {
+func marshalReviewed(reviewed map[string]findings.Facts) ([]byte, error) {
 	// A JSON round trip turns every value into plain maps, lists, strings,
 	// float64 and bool, which yaml renders with sorted keys.
 	raw, err := json.Marshal(map[string]any{"reviewed": reviewed})

@@ -1,14 +1,17 @@
-package findings
+package diff
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/recordtest"
 )
 
-func withTokens(r *Record, o200k, cl100k int) *Record {
-	r.Tokens = &Tokens{O200kBase: o200k, Cl100kBase: cl100k}
+func withTokens(r *findings.Record, o200k, cl100k int) *findings.Record {
+	r.Tokens = &findings.Tokens{O200kBase: o200k, Cl100kBase: cl100k}
 	return r
 }
 
@@ -19,8 +22,8 @@ func withTokens(r *Record, o200k, cl100k int) *Record {
 func TestDiffTokens(t *testing.T) {
 	const a, b = "You are a helper.\n", "You are a careful helper.\nThink first.\n"
 	d := Compare(
-		doc(withTokens(located("p", "p.txt", 1, a, nil), 1200, 1190), withTokens(located("same", "s.txt", 1, a, nil), 5, 5), withTokens(located("gone", "g.txt", 1, a, nil), 40, 41), located("code", "x.ts", 1, a, nil)),
-		doc(withTokens(located("p", "p.txt", 1, b, nil), 1512, 1488), withTokens(located("same", "s.txt", 4, a, nil), 5, 5), withTokens(located("new", "n.txt", 1, b, nil), 7, 8), located("code", "x.ts", 1, b, nil)),
+		recordtest.Doc(withTokens(recordtest.Located("p", "p.txt", 1, a, nil), 1200, 1190), withTokens(recordtest.Located("same", "s.txt", 1, a, nil), 5, 5), withTokens(recordtest.Located("gone", "g.txt", 1, a, nil), 40, 41), recordtest.Located("code", "x.ts", 1, a, nil)),
+		recordtest.Doc(withTokens(recordtest.Located("p", "p.txt", 1, b, nil), 1512, 1488), withTokens(recordtest.Located("same", "s.txt", 4, a, nil), 5, 5), withTokens(recordtest.Located("new", "n.txt", 1, b, nil), 7, 8), recordtest.Located("code", "x.ts", 1, b, nil)),
 	)
 	want := map[string]string{
 		"p":    "+312 o200k_base tokens (1200 → 1512); +298 cl100k_base (1190 → 1488)",
@@ -74,12 +77,12 @@ func TestDiffTokens(t *testing.T) {
 // TestDiffRouteReports checks that the reports list the route changes
 // set on a diff, and with only what differs, only the routes that do.
 func TestDiffRouteReports(t *testing.T) {
-	d := Compare(doc(located("a", "a.txt", 1, "x\n", nil)), doc(located("a", "a.txt", 1, "y\n", nil)))
+	d := Compare(recordtest.Doc(recordtest.Located("a", "a.txt", 1, "x\n", nil)), recordtest.Doc(recordtest.Located("a", "a.txt", 1, "y\n", nil)))
 	o, n := 300, 612
 	d.Routes = []*RouteChange{
-		{Model: "gpt-5", Provider: "openai", Old: &Tokens{O200kBase: 1234}, New: &Tokens{O200kBase: 1546}, O200kBase: 312,
+		{Model: "gpt-5", Provider: "openai", Old: &findings.Tokens{O200kBase: 1234}, New: &findings.Tokens{O200kBase: 1546}, O200kBase: 312,
 			Parts: []RoutePart{{Record: "tool-descriptions-bash-txt", Label: "bash description", Old: &o, New: &n, Change: PartRewritten}}},
-		{Model: "o3", Provider: "openai", Old: &Tokens{O200kBase: 99}, New: &Tokens{O200kBase: 99}},
+		{Model: "o3", Provider: "openai", Old: &findings.Tokens{O200kBase: 99}, New: &findings.Tokens{O200kBase: 99}},
 	}
 	const line = "gpt-5 (openai): +312 o200k_base tokens (1234 → 1546); bash description rewritten (+312)"
 	var text bytes.Buffer

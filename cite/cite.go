@@ -1,19 +1,21 @@
-package findings
+package cite
 
 import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // Citation points at lines of one file at one commit, with (a prefix of)
 // the SHA-256 of those lines under the hash rule, and the id of the finding
-// it cites. Its text form, written by Format and read by ParseCitation, is
+// it cites. Its text form, written by Format and read by Parse, is
 //
 //	[<path> L<a>–<b> @<commit 7>](<permalink>) · SHA-256 <12 hex>… · <id>
 //
@@ -51,9 +53,6 @@ type Citation struct {
 
 // HashPrefixLen is how many hex digits of the SHA-256 a citation shows.
 const HashPrefixLen = 12
-
-// ShortCommitLen is how many hex digits of the commit a citation shows.
-const ShortCommitLen = 7
 
 // HasCommit reports whether the citation names a commit and a permalink.
 func (c Citation) HasCommit() bool { return c.Commit != "" && c.WebURL != "" }
@@ -147,8 +146,8 @@ func (c Citation) Format() string {
 	var b strings.Builder
 	if c.HasCommit() {
 		short := c.Commit
-		if len(short) > ShortCommitLen {
-			short = short[:ShortCommitLen]
+		if len(short) > findings.ShortCommitLen {
+			short = short[:findings.ShortCommitLen]
 		}
 		fmt.Fprintf(&b, "[%s L%d–%d @%s](%s)", escapeLinkText(c.Path), c.Start, c.End, short, c.Permalink())
 	} else {
@@ -234,10 +233,10 @@ var (
 	scanRe = regexp.MustCompile(linkPat + `(?:` + hashPat + idPat + `)?|` + dirPat + hashPat + idPat)
 )
 
-// ParseCitation reads a citation in the cite format (either form) or a
+// Parse reads a citation in the cite format (either form) or a
 // bare permalink (…/blob/<commit>/<path>#L<a>-L<b>, giving no hash). The
 // link text must agree with the permalink on path, lines and commit.
-func ParseCitation(s string) (Citation, error) {
+func Parse(s string) (Citation, error) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
 		return Citation{}, errors.New("citation is not valid UTF-8")
@@ -253,13 +252,13 @@ func ParseCitation(s string) (Citation, error) {
 		}
 		return ParsePermalink(s)
 	}
-	return Citation{}, fmt.Errorf("%q is not a citation: want [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>… or a permalink", short(s))
+	return Citation{}, fmt.Errorf("%q is not a citation: want [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>… or a permalink", mdtext.Clip(s))
 }
 
 func parseLink(s string) (Citation, error) {
 	m := linkRe.FindStringSubmatch(s)
 	if m == nil {
-		return Citation{}, fmt.Errorf("%q is not a citation: want [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…", short(s))
+		return Citation{}, fmt.Errorf("%q is not a citation: want [<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…", mdtext.Clip(s))
 	}
 	text, link, hash, id := m[1], m[2], m[3], m[4]
 	c, err := ParsePermalink(link)
@@ -268,7 +267,7 @@ func parseLink(s string) (Citation, error) {
 	}
 	t := linkTextRe.FindStringSubmatch(text)
 	if t == nil {
-		return Citation{}, fmt.Errorf("link text %q is not <path> L<a>–<b> @<commit>", short(text))
+		return Citation{}, fmt.Errorf("link text %q is not <path> L<a>–<b> @<commit>", mdtext.Clip(text))
 	}
 	p, err := unescapeLinkText(t[1])
 	if err != nil {
@@ -295,9 +294,9 @@ func parseLink(s string) (Citation, error) {
 func parseDir(s string) (Citation, error) {
 	m := dirRe.FindStringSubmatch(s)
 	if m == nil {
-		return Citation{}, fmt.Errorf("%q is not a citation: want `<path>` L<a>–<b> · SHA-256 <hex>…", short(s))
+		return Citation{}, fmt.Errorf("%q is not a citation: want `<path>` L<a>–<b> · SHA-256 <hex>…", mdtext.Clip(s))
 	}
-	if err := checkPath(m[1]); err != nil {
+	if err := findings.CheckPath(m[1]); err != nil {
 		return Citation{}, err
 	}
 	start, end, err := lineRange(m[2], m[3])
@@ -315,7 +314,7 @@ func parseDir(s string) (Citation, error) {
 // URL. A query string (GitHub's ?plain=1) is ignored.
 func ParsePermalink(s string) (Citation, error) {
 	bad := func(why string) (Citation, error) {
-		return Citation{}, fmt.Errorf("permalink %q: %s; want <web URL>/blob/<commit>/<path>#L<a>-L<b>", short(s), why)
+		return Citation{}, fmt.Errorf("permalink %q: %s; want <web URL>/blob/<commit>/<path>#L<a>-L<b>", mdtext.Clip(s), why)
 	}
 	scheme := ""
 	switch {
@@ -350,18 +349,18 @@ func ParsePermalink(s string) (Citation, error) {
 	}
 	commit := strings.ToLower(rest[:slash])
 	if !hexRe.MatchString(commit) {
-		return bad(fmt.Sprintf("%q is not a commit id (a permalink names a commit, not a branch or tag)", short(rest[:slash])))
+		return bad(fmt.Sprintf("%q is not a commit id (a permalink names a commit, not a branch or tag)", mdtext.Clip(rest[:slash])))
 	}
 	p, err := url.PathUnescape(rest[slash+1:])
 	if err != nil {
 		return bad("bad percent-escape in the path")
 	}
-	if err := checkPath(p); err != nil {
+	if err := findings.CheckPath(p); err != nil {
 		return Citation{}, err
 	}
 	f := fragmentRe.FindStringSubmatch(frag)
 	if f == nil {
-		return bad(fmt.Sprintf("line anchor #%s is not #L<a>-L<b>", short(frag)))
+		return bad(fmt.Sprintf("line anchor #%s is not #L<a>-L<b>", mdtext.Clip(frag)))
 	}
 	start, end, err := lineRange(f[1], f[2])
 	if err != nil {
@@ -432,38 +431,15 @@ func lineRange(a, b string) (int, int, error) {
 	return start, end, nil
 }
 
-// checkPath accepts clean repo-relative paths without control characters.
-func checkPath(p string) error {
-	if p == "" || p == "." || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
-		return fmt.Errorf("path %q is not a clean repo-relative path", short(p))
-	}
-	if !utf8.ValidString(p) {
-		return fmt.Errorf("path %q is not valid UTF-8", short(p))
-	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return fmt.Errorf("path %q contains a control character", short(p))
-		}
-	}
-	return nil
-}
-
-func short(s string) string {
-	if len(s) > 80 {
-		s = s[:80] + "…"
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
-}
-
-// FoundCitation is a citation found in a text: its text as written, and
+// Found is a citation found in a text: its text as written, and
 // the citation or why it does not parse.
-type FoundCitation struct {
+type Found struct {
 	Text     string
 	Citation Citation
 	Err      error
 }
 
-// FindCitations returns the citations in a Markdown text, in order. Links
+// Find returns the citations in a Markdown text, in order. Links
 // that neither carry a "· SHA-256" tail nor have citation-shaped text
 // (<path> L<a>–<b> @<commit>) are ordinary links and are skipped; a
 // citation-shaped one that does not parse is returned with Err set.
@@ -471,8 +447,8 @@ type FoundCitation struct {
 // A citation followed by a "· SHA-256" tail whose hash cannot be read is
 // returned with Err set too: checking it without its hash would report ok
 // for a hash nobody checked.
-func FindCitations(text string) []FoundCitation {
-	var out []FoundCitation
+func Find(text string) []Found {
+	var out []Found
 	for _, ix := range scanRe.FindAllStringSubmatchIndex(text, -1) {
 		group := func(i int) string {
 			if ix[2*i] < 0 {
@@ -487,22 +463,22 @@ func FindCitations(text string) []FoundCitation {
 			continue
 		}
 		if !hashed && tailRe.MatchString(text[ix[1]:]) {
-			out = append(out, FoundCitation{Text: whole, Err: fmt.Errorf("%q is followed by a SHA-256 that is not 12 to 64 hex digits; write it as · SHA-256 <hex>…", short(whole))})
+			out = append(out, Found{Text: whole, Err: fmt.Errorf("%q is followed by a SHA-256 that is not 12 to 64 hex digits; write it as · SHA-256 <hex>…", mdtext.Clip(whole))})
 			continue
 		}
-		c, err := ParseCitation(whole)
-		out = append(out, FoundCitation{Text: whole, Citation: c, Err: err})
+		c, err := Parse(whole)
+		out = append(out, Found{Text: whole, Citation: c, Err: err})
 	}
 	return out
 }
 
-// CiteRecord returns the citation of a located record of doc.
-func CiteRecord(doc *Document, r *Record) (Citation, error) {
+// Record returns the citation of a located record of doc.
+func Record(doc *findings.Document, r *findings.Record) (Citation, error) {
 	if !r.Located() || r.Path == nil || r.Lines == nil || r.SHA256 == nil {
-		return Citation{}, fmt.Errorf("finding %s is %s: %s", r.ID, r.Status, problem(r))
+		return Citation{}, fmt.Errorf("finding %s is %s: %s", r.ID, r.Status, r.ProblemText())
 	}
 	c := Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
-	if idPattern.MatchString(r.ID) {
+	if findings.ValidID(r.ID) {
 		// An id the text form cannot carry is left out, not mangled.
 		c.ID = r.ID
 	}
@@ -535,12 +511,4 @@ func (c Citation) Short() Citation {
 		c.Hash = c.Hash[:HashPrefixLen]
 	}
 	return c
-}
-
-// problem is a record's problem text, for messages.
-func problem(r *Record) string {
-	if r.Problem == nil || *r.Problem == "" {
-		return "no reason recorded"
-	}
-	return *r.Problem
 }

@@ -1,4 +1,4 @@
-package findings
+package review
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/findings"
 )
 
 const defHead = `id: limits
@@ -22,7 +24,7 @@ query: |
 `
 
 func TestRewriteReviewedKeepsTheRest(t *testing.T) {
-	reviewed := map[string]Facts{
+	reviewed := map[string]findings.Facts{
 		"limits": {"max": 51200.0, "marker": "\n... cut ...\n", "flag": "yes", "list": []any{"b", "a"}, "empty": []any{}},
 	}
 	tests := []struct {
@@ -46,7 +48,7 @@ func TestRewriteReviewedKeepsTheRest(t *testing.T) {
 			if !bytes.HasPrefix(out, []byte(head)) {
 				t.Errorf("the bytes before the section changed:\n%s", out)
 			}
-			d, err := Parse(out, "limits.yaml")
+			d, err := findings.Parse(out, "limits.yaml")
 			if err != nil {
 				t.Fatalf("rewritten file does not parse: %v\n%s", err, out)
 			}
@@ -63,14 +65,14 @@ func TestRewriteReviewedKeepsTheRest(t *testing.T) {
 
 func TestRewriteReviewedNeedsLastKey(t *testing.T) {
 	in := strings.Replace(defHead, "path: a.ts\n", "reviewed:\n  limits: {}\npath: a.ts\n", 1)
-	_, err := RewriteReviewed([]byte(in), map[string]Facts{"limits": {}})
+	_, err := RewriteReviewed([]byte(in), map[string]findings.Facts{"limits": {}})
 	if err == nil || !strings.Contains(err.Error(), "last top-level key") || !strings.Contains(err.Error(), `"path"`) {
 		t.Errorf("error %v, want one naming the key after reviewed", err)
 	}
 }
 
 func TestRewriteReviewedIsDeterministic(t *testing.T) {
-	reviewed := map[string]Facts{
+	reviewed := map[string]findings.Facts{
 		"b-rec": {"z": 1.0, "a": []any{map[string]any{"y": "1", "x": "2"}}},
 		"a-rec": {"k": true},
 	}
@@ -84,22 +86,22 @@ func TestRewriteReviewedIsDeterministic(t *testing.T) {
 	}
 }
 
-func reviewCatalog(t *testing.T, dir string, files map[string]string) *Catalog {
+func reviewCatalog(t *testing.T, dir string, files map[string]string) *findings.Catalog {
 	t.Helper()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cat, err := Load(os.DirFS(dir), dir)
+	cat, err := findings.Load(os.DirFS(dir), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cat
 }
 
-func reviewRecord(def, id string, facts Facts) *Record {
-	return &Record{ID: id, Definition: def, Status: StatusLocated, Facts: Normalize(facts)}
+func reviewRecord(def, id string, facts findings.Facts) *findings.Record {
+	return &findings.Record{ID: id, Definition: def, Status: findings.StatusLocated, Facts: findings.Normalize(facts)}
 }
 
 func TestReviewsAndAccept(t *testing.T) {
@@ -112,12 +114,12 @@ func TestReviewsAndAccept(t *testing.T) {
 		"missing.yaml": strings.Replace(defHead, "id: limits", "id: missing", 1) + "reviewed:\n  missing:\n    n: 1\n",
 	}
 	cat := reviewCatalog(t, dir, files)
-	doc := &Document{Findings: []*Record{
-		reviewRecord("limits", "limits", Facts{"max": 51200, "added": "y"}),
-		reviewRecord("files", "files-a", Facts{"n": 1}),
-		reviewRecord("files", "files-b", Facts{"n": 2}),
-		reviewRecord("same", "same", Facts{"n": 1}),
-		{ID: "missing", Definition: "missing", Status: StatusMissing, Facts: Facts{}},
+	doc := &findings.Document{Findings: []*findings.Record{
+		reviewRecord("limits", "limits", findings.Facts{"max": 51200, "added": "y"}),
+		reviewRecord("files", "files-a", findings.Facts{"n": 1}),
+		reviewRecord("files", "files-b", findings.Facts{"n": 2}),
+		reviewRecord("same", "same", findings.Facts{"n": 1}),
+		{ID: "missing", Definition: "missing", Status: findings.StatusMissing, Facts: findings.Facts{}},
 	}}
 	flags := Reviews(cat, doc)
 	got := map[string]string{}
@@ -129,9 +131,9 @@ func TestReviewsAndAccept(t *testing.T) {
 		got[f.ID] = f.Review + ": " + strings.Join(names, ",")
 	}
 	want := map[string]string{
-		"limits":    ReviewNeeded + ": added,gone,max",
-		"files-b":   ReviewMissing + ": n",
-		"files-old": ReviewGone + ": n",
+		"limits":    findings.ReviewNeeded + ": added,gone,max",
+		"files-b":   findings.ReviewMissing + ": n",
+		"files-old": Gone + ": n",
 	}
 	if len(got) != len(want) {
 		t.Errorf("flags %v, want %v", got, want)
@@ -167,19 +169,19 @@ func TestReviewsAndAccept(t *testing.T) {
 // TestReviewOf holds the one review verdict that builds record and review
 // lists.
 func TestReviewOf(t *testing.T) {
-	d := &Definition{ID: "limits", Reviewed: map[string]Facts{"limits": {"max": 2000}}}
+	d := &findings.Definition{ID: "limits", Reviewed: map[string]findings.Facts{"limits": {"max": 2000}}}
 	tests := []struct {
 		id    string
-		facts Facts
+		facts findings.Facts
 		want  string
 	}{
-		{"limits", Facts{"max": 2000.0}, ""},
-		{"limits", Facts{"max": 1000}, ReviewNeeded},
-		{"limits", nil, ReviewNeeded},
-		{"limits-2", Facts{"max": 2000}, ReviewMissing},
+		{"limits", findings.Facts{"max": 2000.0}, ""},
+		{"limits", findings.Facts{"max": 1000}, findings.ReviewNeeded},
+		{"limits", nil, findings.ReviewNeeded},
+		{"limits-2", findings.Facts{"max": 2000}, findings.ReviewMissing},
 	}
 	for _, tt := range tests {
-		if got := ReviewOf(d, tt.id, tt.facts); got != tt.want {
+		if got := findings.ReviewOf(d, tt.id, tt.facts); got != tt.want {
 			t.Errorf("ReviewOf(%s, %v) = %q, want %q", tt.id, tt.facts, got, tt.want)
 		}
 	}

@@ -1,8 +1,11 @@
-package findings
+package cite
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/recordtest"
 )
 
 const (
@@ -44,9 +47,9 @@ func TestCitationFormat(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("Format:\n got %s\nwant %s", got, tt.want)
 			}
-			back, err := ParseCitation(got)
+			back, err := Parse(got)
 			if err != nil {
-				t.Fatalf("ParseCitation(Format): %v", err)
+				t.Fatalf("Parse(Format): %v", err)
 			}
 			if back != tt.c {
 				t.Errorf("round trip:\n got %+v\nwant %+v", back, tt.c)
@@ -90,19 +93,19 @@ func TestParseCitation(t *testing.T) {
 		{in: "`src/a.ts` L3–9", wantErr: "not a citation"},
 	}
 	for _, tt := range tests {
-		got, err := ParseCitation(tt.in)
+		got, err := Parse(tt.in)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("ParseCitation(%q) = %+v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
+				t.Errorf("Parse(%q) = %+v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
 			}
 			continue
 		}
 		if err != nil {
-			t.Errorf("ParseCitation(%q): %v", tt.in, err)
+			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
 		if got != tt.want {
-			t.Errorf("ParseCitation(%q):\n got %+v\nwant %+v", tt.in, got, tt.want)
+			t.Errorf("Parse(%q):\n got %+v\nwant %+v", tt.in, got, tt.want)
 		}
 	}
 }
@@ -113,7 +116,7 @@ func TestFindCitations(t *testing.T) {
 	bad := "[src/c.ts L1–2 @127bdb3](https://github.com/anomalyco/opencode/blob/" + testCommit + "/src/d.ts#L1-L2) · SHA-256 52706258c343…"
 	text := "# Notes\n\nSee [the docs](https://example.com/docs) and [src/x.ts](https://example.com/x).\n\n" +
 		"- routing: " + c1.Format() + "\n- local: " + c2.Format() + ", then\n- broken: " + bad + "\n"
-	found := FindCitations(text)
+	found := Find(text)
 	if len(found) != 3 {
 		t.Fatalf("found %d citations, want 3: %+v", len(found), found)
 	}
@@ -129,11 +132,11 @@ func TestFindCitations(t *testing.T) {
 }
 
 func TestCiteRecord(t *testing.T) {
-	r := located("a", "src/a.ts", 4, "x\ny\n", nil)
-	r.Permalink = sp(testWeb + "/blob/" + testCommit + "/src/a.ts#L4-L5")
-	d := doc(r)
-	d.Source.Commit = sp(testCommit)
-	c, err := CiteRecord(d, r)
+	r := recordtest.Located("a", "src/a.ts", 4, "x\ny\n", nil)
+	r.Permalink = recordtest.Ptr(testWeb + "/blob/" + testCommit + "/src/a.ts#L4-L5")
+	d := recordtest.Doc(r)
+	d.Source.Commit = recordtest.Ptr(testCommit)
+	c, err := Record(d, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +147,7 @@ func TestCiteRecord(t *testing.T) {
 	if c.Permalink() != *r.Permalink {
 		t.Errorf("permalink %s, want the record's %s", c.Permalink(), *r.Permalink)
 	}
-	if _, err := CiteRecord(d, notLocated("b", StatusAmbiguous, "2 places match")); err == nil || !strings.Contains(err.Error(), "b is ambiguous: 2 places match") {
+	if _, err := Record(d, recordtest.NotLocated("b", findings.StatusAmbiguous, "2 places match")); err == nil || !strings.Contains(err.Error(), "b is ambiguous: 2 places match") {
 		t.Errorf("not located: %v", err)
 	}
 	// Without a permalink the record is still cited at the document's
@@ -152,12 +155,12 @@ func TestCiteRecord(t *testing.T) {
 	d.Source.Repo = testWeb
 	bare := *r
 	bare.Permalink = nil
-	if c, err := CiteRecord(d, &bare); err != nil || c.Commit != testCommit || c.Permalink() != *r.Permalink {
+	if c, err := Record(d, &bare); err != nil || c.Commit != testCommit || c.Permalink() != *r.Permalink {
 		t.Errorf("no permalink: %+v, %v; want the citation at %s", c, err, testCommit)
 	}
 	other := *r
-	other.Permalink = sp(testWeb + "/blob/" + strings.Repeat("0", 40) + "/src/a.ts#L4-L5")
-	if _, err := CiteRecord(d, &other); err == nil || !strings.Contains(err.Error(), "does not name the document's commit") {
+	other.Permalink = recordtest.Ptr(testWeb + "/blob/" + strings.Repeat("0", 40) + "/src/a.ts#L4-L5")
+	if _, err := Record(d, &other); err == nil || !strings.Contains(err.Error(), "does not name the document's commit") {
 		t.Errorf("permalink at another commit: %v", err)
 	}
 }
@@ -174,21 +177,21 @@ func FuzzParseCitation(f *testing.F) {
 	f.Add("https://codeberg.org/o/r/src/commit/" + testCommit + "/src/a.ts#L27-L42")
 	f.Add("https://git.example.org/o/r/-/blob/abcdef0/a.ts#L1")
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := ParseCitation(s)
+		c, err := Parse(s)
 		if err != nil {
 			return
 		}
 		text := c.Format()
-		back, err := ParseCitation(text)
+		back, err := Parse(text)
 		if err != nil {
-			t.Fatalf("ParseCitation(%q) = %+v, but its Format %q does not parse: %v", s, c, text, err)
+			t.Fatalf("Parse(%q) = %+v, but its Format %q does not parse: %v", s, c, text, err)
 		}
 		if back != c {
 			t.Fatalf("round trip of %q:\n got %+v\nwant %+v", text, back, c)
 		}
-		found := FindCitations("x " + text + " y")
+		found := Find("x " + text + " y")
 		if len(found) != 1 || found[0].Err != nil || found[0].Citation != c {
-			t.Fatalf("FindCitations(%q) = %+v, want %+v", text, found, c)
+			t.Fatalf("Find(%q) = %+v, want %+v", text, found, c)
 		}
 	})
 }
@@ -200,13 +203,13 @@ func TestFindCitationHashTails(t *testing.T) {
 	link := "[src/a.ts L1–5 @127bdb3](" + testWeb + "/blob/" + testCommit + "/src/a.ts#L1-L5)"
 	want := Citation{Path: "src/a.ts", Start: 1, End: 5, Commit: testCommit, WebURL: testWeb, Hash: "000000000000"}
 	for _, tail := range []string{" · SHA-256 000000000000…", " ·\nSHA-256 000000000000…", " · SHA-256: 000000000000…", " · SHA-256 `000000000000…`"} {
-		found := FindCitations("See " + link + tail + " here.\n")
+		found := Find("See " + link + tail + " here.\n")
 		if len(found) != 1 || found[0].Err != nil || found[0].Citation != want {
 			t.Errorf("tail %q: %+v, want %+v", tail, found, want)
 		}
 	}
 	for _, tail := range []string{" · SHA-256 zz0000000000…", " ·\nSHA-256 0000…"} {
-		found := FindCitations("See " + link + tail + "\n")
+		found := Find("See " + link + tail + "\n")
 		if len(found) != 1 || found[0].Err == nil || !strings.Contains(found[0].Err.Error(), "not 12 to 64 hex digits") {
 			t.Errorf("tail %q: %+v, want an error", tail, found)
 		}
@@ -230,7 +233,7 @@ func TestIsWebURL(t *testing.T) {
 			t.Errorf("IsWebURL(%q) = %v, want %v", s, got, want)
 		}
 		if c := (Citation{Path: "a.ts", Start: 1, End: 1, Commit: testCommit, WebURL: s}); want {
-			if _, err := ParseCitation(c.Format()); err != nil {
+			if _, err := Parse(c.Format()); err != nil {
 				t.Errorf("citation with web URL %q does not parse: %v", s, err)
 			}
 		}
@@ -246,17 +249,17 @@ func TestCitationID(t *testing.T) {
 		t.Errorf("Format = %s, want the id after the hash", text)
 	}
 	for _, in := range []string{text, "  " + text + "  "} {
-		if back, err := ParseCitation(in); err != nil || back != c {
-			t.Errorf("ParseCitation(%q) = %+v, %v; want %+v", in, back, err, c)
+		if back, err := Parse(in); err != nil || back != c {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v", in, back, err, c)
 		}
 	}
 	old := c
 	old.ID = ""
-	if back, err := ParseCitation(old.Format()); err != nil || back != old {
+	if back, err := Parse(old.Format()); err != nil || back != old {
 		t.Errorf("old citation %q: %+v, %v", old.Format(), back, err)
 	}
 	dir := Citation{Path: "src/a.ts", Start: 3, End: 9, Hash: testHash[:12], ID: "tool-bash-42"}
-	if back, err := ParseCitation(dir.Format()); err != nil || back != dir {
+	if back, err := Parse(dir.Format()); err != nil || back != dir {
 		t.Errorf("plain-directory citation %q: %+v, %v", dir.Format(), back, err)
 	}
 	// Without a hash there is no id: a word after a link is prose.
@@ -266,13 +269,13 @@ func TestCitationID(t *testing.T) {
 		t.Errorf("Format without a hash = %s, want no id", got)
 	}
 	for _, bad := range []string{text + "x_", text + " · other", strings.Replace(text, "system-prompt-routing", "System", 1)} {
-		if got, err := ParseCitation(bad); err == nil {
-			t.Errorf("ParseCitation(%q) = %+v, want an error", bad, got)
+		if got, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) = %+v, want an error", bad, got)
 		}
 	}
 	// In Markdown: in a code span, followed by punctuation, and in prose.
 	md := "Cite as: `" + text + "`.\n\n- " + old.Format() + " · See below.\n- " + dir.Format() + ", then\n"
-	found := FindCitations(md)
+	found := Find(md)
 	want := []Citation{c, old, dir}
 	if len(found) != len(want) {
 		t.Fatalf("found %d citations, want %d: %+v", len(found), len(want), found)
@@ -306,19 +309,19 @@ func TestPermalinkForges(t *testing.T) {
 			t.Errorf("BlobURL at %s = %s, want the permalink's part before #", tt.web, got)
 		}
 		for _, in := range []string{c.Format(), tt.want} {
-			back, err := ParseCitation(in)
+			back, err := Parse(in)
 			want := c
 			if in == tt.want {
 				want.Hash, want.ID = "", ""
 			}
 			if err != nil || back != want {
-				t.Errorf("ParseCitation(%q) = %+v, %v; want %+v", in, back, err, want)
+				t.Errorf("Parse(%q) = %+v, %v; want %+v", in, back, err, want)
 			}
 		}
 	}
 	// A layout on a host that does not use it by name round-trips too.
 	in := "https://git.example.org/o/r/-/blob/" + testCommit + "/a.ts#L1-2"
-	c, err := ParseCitation(in)
+	c, err := Parse(in)
 	if err != nil || c.WebURL != "https://git.example.org/o/r" || c.Forge != ForgeGitLab || c.Permalink() != in {
 		t.Errorf("GitLab layout on another host: %+v, %v; permalink %s", c, err, c.Permalink())
 	}

@@ -1,57 +1,57 @@
-package findings
+package diff
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/keyfindings/keyfindings/findings"
 )
 
 // Diff statuses, in the order summaries list them. Added and removed say
 // whether a record with the id exists on each side; found and lost say
 // whether a record on both sides was located on each.
 const (
-	// DiffUnchanged: located on both sides, same bytes, place and facts.
-	DiffUnchanged = "unchanged"
-	// DiffMoved: the same bytes and facts at other lines or another path.
-	DiffMoved = "moved"
-	// DiffChanged: located on both sides, bytes or facts differ.
-	DiffChanged = "changed"
-	// DiffAdded: no record with the id on the old side (a new definition,
+	// Unchanged: located on both sides, same bytes, place and facts.
+	Unchanged = "unchanged"
+	// Moved: the same bytes and facts at other lines or another path.
+	Moved = "moved"
+	// Changed: located on both sides, bytes or facts differ.
+	Changed = "changed"
+	// Added: no record with the id on the old side (a new definition,
 	// or a new match of an expect: all one); located on the new side.
-	DiffAdded = "added"
-	// DiffFound: newly located; the old side's record was missing or
+	Added = "added"
+	// Found: newly located; the old side's record was missing or
 	// ambiguous.
-	DiffFound = "found"
-	// DiffRemoved: no record with the id on the new side.
-	DiffRemoved = "removed"
-	// DiffLost: located on the old side; the new side's record is missing
+	Found = "found"
+	// Removed: no record with the id on the new side.
+	Removed = "removed"
+	// Lost: located on the old side; the new side's record is missing
 	// or ambiguous.
-	DiffLost = "lost"
-	// DiffMissing: not located on the new side, nor on the old side (or
+	Lost = "lost"
+	// Missing: not located on the new side, nor on the old side (or
 	// no record there).
-	DiffMissing = "missing"
-	// DiffIntroduced: absent on the old side (the definition says the
+	Missing = "missing"
+	// Introduced: absent on the old side (the definition says the
 	// concept did not exist yet), located on the new side.
-	DiffIntroduced = "introduced"
-	// DiffRetired: located on the old side, absent on the new side (the
+	Introduced = "introduced"
+	// Retired: located on the old side, absent on the new side (the
 	// definition says the concept is gone).
-	DiffRetired = "retired"
-	// DiffAbsent: absent on the new side and absent or without a record
+	Retired = "retired"
+	// Absent: absent on the new side and absent or without a record
 	// on the old side: nothing to compare, and no difference.
-	DiffAbsent = "absent"
+	Absent = "absent"
 )
 
-// DiffStatuses lists the diff statuses in summary order.
-var DiffStatuses = []string{DiffUnchanged, DiffMoved, DiffChanged, DiffAdded, DiffFound, DiffIntroduced, DiffRemoved, DiffLost, DiffRetired, DiffMissing, DiffAbsent}
+// Statuses lists the diff statuses in summary order.
+var Statuses = []string{Unchanged, Moved, Changed, Added, Found, Introduced, Removed, Lost, Retired, Missing, Absent}
 
-// DiffContext is the number of context lines around a change in an
+// Context is the number of context lines around a change in an
 // excerpt diff, as in `git diff`.
-const DiffContext = 3
+const Context = 3
 
 // Diff compares the records of two documents, finding by finding.
 type Diff struct {
-	Old, New *Document
+	Old, New *findings.Document
 	Findings []*FindingDiff
 	// Routes are the representative models' route totals on both sides,
 	// when the caller set them (package route computes them).
@@ -64,7 +64,7 @@ type FindingDiff struct {
 	Title  string
 	Status string
 	// Old and New are the records, nil where the id is absent.
-	Old, New *Record
+	Old, New *findings.Record
 	// Hunks diff the excerpts (changed findings located on both sides).
 	Hunks []Hunk
 	// Facts lists the facts that differ, by name.
@@ -105,9 +105,9 @@ func (d *Diff) Changed() bool {
 // for the same reason.
 func (f *FindingDiff) Differs() bool {
 	switch {
-	case f.Status == DiffUnchanged, f.Status == DiffAbsent:
+	case f.Status == Unchanged, f.Status == Absent:
 		return false
-	case f.Status == DiffMissing && f.Old != nil && f.New != nil && sameProblem(f.Old, f.New):
+	case f.Status == Missing && f.Old != nil && f.New != nil && sameProblem(f.Old, f.New):
 		return false
 	}
 	return true
@@ -138,15 +138,15 @@ func (d *Diff) Counts() map[string]int {
 //
 // An id only in the new document is added, or missing when it is not
 // located there; an id only in the old one is removed.
-func Compare(old, new *Document) *Diff {
+func Compare(old, new *findings.Document) *Diff {
 	d := &Diff{Old: old, New: new}
-	oldBy := map[string]*Record{}
+	oldBy := map[string]*findings.Record{}
 	for _, r := range old.Findings {
 		if _, dup := oldBy[r.ID]; !dup {
 			oldBy[r.ID] = r
 		}
 	}
-	newBy := map[string]*Record{}
+	newBy := map[string]*findings.Record{}
 	for _, r := range new.Findings {
 		if _, dup := newBy[r.ID]; !dup {
 			newBy[r.ID] = r
@@ -162,7 +162,7 @@ func Compare(old, new *Document) *Diff {
 
 // mergeOrder returns the union of ids: those of b in order, each id only in
 // a inserted after the nearest preceding id of a already placed.
-func mergeOrder(a, b []*Record) []string {
+func mergeOrder(a, b []*findings.Record) []string {
 	var order []string
 	pos := map[string]int{}
 	for _, r := range b {
@@ -204,11 +204,11 @@ func mergeOrder(a, b []*Record) []string {
 
 // sameProblem reports whether two records are not located in the same
 // way for the same reason.
-func sameProblem(o, n *Record) bool {
-	return o.Status == n.Status && problem(o) == problem(n)
+func sameProblem(o, n *findings.Record) bool {
+	return o.Status == n.Status && o.ProblemText() == n.ProblemText()
 }
 
-func compareRecords(id string, o, n *Record) *FindingDiff {
+func compareRecords(id string, o, n *findings.Record) *FindingDiff {
 	fd := &FindingDiff{ID: id, Old: o, New: n}
 	switch {
 	case n != nil:
@@ -218,61 +218,61 @@ func compareRecords(id string, o, n *Record) *FindingDiff {
 	}
 	switch {
 	case n != nil && n.Absent() && (o == nil || o.Absent()):
-		fd.Status = DiffAbsent
-		fd.Note = "absent: " + problem(n)
+		fd.Status = Absent
+		fd.Note = "absent: " + n.ProblemText()
 		return fd
 	case o == nil:
-		fd.Status = DiffAdded
+		fd.Status = Added
 		if !n.Located() {
-			fd.Status = DiffMissing
-			fd.Note = fmt.Sprintf("a new finding, not located: %s: %s", n.Status, problem(n))
+			fd.Status = Missing
+			fd.Note = fmt.Sprintf("a new finding, not located: %s: %s", n.Status, n.ProblemText())
 		}
 		return fd
 	case n == nil:
-		fd.Status = DiffRemoved
+		fd.Status = Removed
 		return fd
 	}
 	ol, nl := o.Located() && o.Lines != nil && o.SHA256 != nil, n.Located() && n.Lines != nil && n.SHA256 != nil
 	switch {
 	case o.Absent() && nl:
-		fd.Status = DiffIntroduced
-		fd.Note = "introduced; in the old source it was absent: " + problem(o)
+		fd.Status = Introduced
+		fd.Note = "introduced; in the old source it was absent: " + o.ProblemText()
 		return fd
 	case ol && n.Absent():
-		fd.Status = DiffRetired
-		fd.Note = "retired; located in the old source, absent in the new one: " + problem(n)
+		fd.Status = Retired
+		fd.Note = "retired; located in the old source, absent in the new one: " + n.ProblemText()
 		return fd
 	case ol && !nl:
-		fd.Status = DiffLost
-		fd.Note = fmt.Sprintf("located in the old source; %s in the new one: %s", n.Status, problem(n))
+		fd.Status = Lost
+		fd.Note = fmt.Sprintf("located in the old source; %s in the new one: %s", n.Status, n.ProblemText())
 		return fd
 	case !ol && !nl:
-		fd.Status = DiffMissing
+		fd.Status = Missing
 		if sameProblem(o, n) {
-			fd.Note = fmt.Sprintf("not located in either source: %s: %s", n.Status, problem(n))
+			fd.Note = fmt.Sprintf("not located in either source: %s: %s", n.Status, n.ProblemText())
 		} else {
-			fd.Note = fmt.Sprintf("not located in either source: old %s: %s; new %s: %s", o.Status, problem(o), n.Status, problem(n))
+			fd.Note = fmt.Sprintf("not located in either source: old %s: %s; new %s: %s", o.Status, o.ProblemText(), n.Status, n.ProblemText())
 		}
 		return fd
 	case !ol && nl:
-		fd.Status = DiffFound
-		fd.Note = fmt.Sprintf("newly located; in the old source it was %s: %s", o.Status, problem(o))
+		fd.Status = Found
+		fd.Note = fmt.Sprintf("newly located; in the old source it was %s: %s", o.Status, o.ProblemText())
 		return fd
 	}
-	fd.Facts = factChanges(o.Facts, n.Facts)
+	fd.Facts = FactChanges(o.Facts, n.Facts)
 	sameBytes := *o.SHA256 == *n.SHA256
 	samePlace := textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines
 	switch {
 	case sameBytes && len(fd.Facts) == 0 && samePlace:
-		fd.Status = DiffUnchanged
+		fd.Status = Unchanged
 	case sameBytes && len(fd.Facts) == 0:
-		fd.Status = DiffMoved
+		fd.Status = Moved
 	default:
-		fd.Status = DiffChanged
+		fd.Status = Changed
 		if sameBytes {
 			fd.Note = "the cited lines are byte-identical; facts taken from outside them changed"
 		} else {
-			fd.Hunks = UnifiedHunks(textOf(o.Excerpt), textOf(n.Excerpt), o.Lines.Start, n.Lines.Start, DiffContext)
+			fd.Hunks = UnifiedHunks(textOf(o.Excerpt), textOf(n.Excerpt), o.Lines.Start, n.Lines.Start, Context)
 		}
 	}
 	return fd
@@ -285,11 +285,11 @@ func textOf(s *string) string {
 	return *s
 }
 
-// factChanges lists the facts whose values differ, by name.
-func factChanges(a, b Facts) []FactChange {
-	na, nb := Normalize(a), Normalize(b)
+// FactChanges lists the facts whose values differ, by name.
+func FactChanges(a, b findings.Facts) []FactChange {
+	na, nb := findings.Normalize(a), findings.Normalize(b)
 	var out []FactChange
-	for _, name := range FactNames(na, nb) {
+	for _, name := range findings.FactNames(na, nb) {
 		ov, ook := na[name]
 		nv, nok := nb[name]
 		if ook && nok && reflect.DeepEqual(ov, nv) {
@@ -304,27 +304,4 @@ func factChanges(a, b Facts) []FactChange {
 		out = append(out, fc)
 	}
 	return out
-}
-
-// CompactJSON renders a fact value on one line (sorted keys, no HTML
-// escaping); nil renders as "(absent)".
-func CompactJSON(v any) string {
-	if v == nil {
-		return "(absent)"
-	}
-	data, err := marshalCompact(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(data)
-}
-
-func marshalCompact(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

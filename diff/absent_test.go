@@ -1,9 +1,12 @@
-package findings
+package diff
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/recordtest"
 )
 
 // TestDiffWithAbsent: absent records go through Compare and every report
@@ -12,23 +15,23 @@ import (
 // is counted like a missing one.
 func TestDiffWithAbsent(t *testing.T) {
 	const body = "export function f() {\n  return 1\n}\n"
-	absent := notLocated("a", StatusAbsent, "introduced in v1.15.5")
+	absent := recordtest.NotLocated("a", findings.StatusAbsent, "introduced in v1.15.5")
 	cases := []struct {
 		name     string
-		old, new *Record
+		old, new *findings.Record
 		status   string
 		differs  bool
 	}{
-		{"absent to located", absent, located("a", "x.ts", 3, body, nil), DiffIntroduced, true},
-		{"located to absent", located("a", "x.ts", 3, body, nil), notLocated("a", StatusAbsent, "removed in v1.17.0"), DiffRetired, true},
-		{"absent on both sides", absent, notLocated("a", StatusAbsent, "introduced in v1.15.5"), DiffAbsent, false},
-		{"absent to missing", absent, notLocated("a", StatusMissing, "no match in x.ts"), DiffMissing, true},
-		{"missing to located", notLocated("a", StatusMissing, "no match in x.ts"), located("a", "x.ts", 3, body, nil), DiffFound, true},
+		{"absent to located", absent, recordtest.Located("a", "x.ts", 3, body, nil), Introduced, true},
+		{"located to absent", recordtest.Located("a", "x.ts", 3, body, nil), recordtest.NotLocated("a", findings.StatusAbsent, "removed in v1.17.0"), Retired, true},
+		{"absent on both sides", absent, recordtest.NotLocated("a", findings.StatusAbsent, "introduced in v1.15.5"), Absent, false},
+		{"absent to missing", absent, recordtest.NotLocated("a", findings.StatusMissing, "no match in x.ts"), Missing, true},
+		{"missing to located", recordtest.NotLocated("a", findings.StatusMissing, "no match in x.ts"), recordtest.Located("a", "x.ts", 3, body, nil), Found, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			old := &Document{Schema: Schema, Findings: []*Record{tc.old}}
-			new := &Document{Schema: Schema, Findings: []*Record{tc.new}}
+			old := &findings.Document{Schema: findings.Schema, Findings: []*findings.Record{tc.old}}
+			new := &findings.Document{Schema: findings.Schema, Findings: []*findings.Record{tc.new}}
 			d := Compare(old, new)
 			if len(d.Findings) != 1 {
 				t.Fatalf("%d findings compared, want 1", len(d.Findings))
@@ -52,15 +55,15 @@ func TestDiffWithAbsent(t *testing.T) {
 // TestDecodeAbsent: findings.json with absent records decodes; an old
 // file without the status or shape field still does.
 func TestDecodeAbsent(t *testing.T) {
-	doc := &Document{Schema: Schema, Findings: []*Record{
-		notLocated("a", StatusAbsent, "introduced in v1.15.5"),
-		notLocated("b", StatusMissing, "no match in x.ts"),
+	doc := &findings.Document{Schema: findings.Schema, Findings: []*findings.Record{
+		recordtest.NotLocated("a", findings.StatusAbsent, "introduced in v1.15.5"),
+		recordtest.NotLocated("b", findings.StatusMissing, "no match in x.ts"),
 	}}
 	data, err := doc.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := DecodeDocument(data, "findings.json")
+	back, err := findings.DecodeDocument(data, "findings.json")
 	if err != nil {
 		t.Fatalf("absent record rejected: %v", err)
 	}
@@ -71,7 +74,7 @@ func TestDecodeAbsent(t *testing.T) {
 		t.Errorf("a record without a shape writes the field:\n%s", data)
 	}
 	bad := strings.Replace(string(data), `"absent"`, `"gone"`, 1)
-	if _, err := DecodeDocument([]byte(bad), "findings.json"); err == nil || !strings.Contains(err.Error(), "absent") {
+	if _, err := findings.DecodeDocument([]byte(bad), "findings.json"); err == nil || !strings.Contains(err.Error(), "absent") {
 		t.Errorf("unknown status: %v, want an error listing absent among the statuses", err)
 	}
 }

@@ -1,4 +1,4 @@
-package findings
+package diff
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func BenchmarkUnifiedHunks(b *testing.B) {
 	old, new := benchExcerpts(5000)
 	b.ReportAllocs()
 	for b.Loop() {
-		UnifiedHunks(old, new, 100, 120, DiffContext)
+		UnifiedHunks(old, new, 100, 120, Context)
 	}
 }
 
@@ -33,6 +33,6 @@ func BenchmarkUnifiedHunksSmall(b *testing.B) {
 	old, new := benchExcerpts(200)
 	b.ReportAllocs()
 	for b.Loop() {
-		UnifiedHunks(old, new, 100, 120, DiffContext)
+		UnifiedHunks(old, new, 100, 120, Context)
 	}
 }
