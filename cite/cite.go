@@ -167,9 +167,6 @@ func (c Citation) Format() string {
 	return b.String()
 }
 
-// String returns Format().
-func (c Citation) String() string { return c.Format() }
-
 const linkTextSpecial = "\\[]`*_<>&"
 
 func escapeLinkText(s string) string {
@@ -474,10 +471,10 @@ func Find(text string) []Found {
 
 // Record returns the citation of a located record of doc.
 func Record(doc *findings.Document, r *findings.Record) (Citation, error) {
-	if !r.Located() || r.Path == nil || r.Lines == nil || r.SHA256 == nil {
+	if !r.Located() {
 		return Citation{}, fmt.Errorf("finding %s is %s: %s", r.ID, r.Status, r.ProblemText())
 	}
-	c := Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
+	c := Citation{Path: r.Location.Path, Start: r.Location.Lines.Start, End: r.Location.Lines.End, Hash: r.Location.SHA256}
 	if findings.ValidID(r.ID) {
 		// An id the text form cannot carry is left out, not mangled.
 		c.ID = r.ID
@@ -490,8 +487,8 @@ func Record(doc *findings.Document, r *findings.Record) (Citation, error) {
 	// that was edited, not one to check somewhere else.
 	commit := *doc.Source.Commit
 	web := strings.TrimSuffix(doc.Source.Repo, "/")
-	if r.Permalink != nil {
-		p, err := ParsePermalink(*r.Permalink)
+	if r.Location.Permalink != "" {
+		p, err := ParsePermalink(r.Location.Permalink)
 		if err != nil || p.Commit != commit {
 			return Citation{}, fmt.Errorf("finding %s: its permalink does not name the document's commit %s", r.ID, commit)
 		}

@@ -133,19 +133,19 @@ func TestFindCitations(t *testing.T) {
 
 func TestCiteRecord(t *testing.T) {
 	r := recordtest.Located("a", "src/a.ts", 4, "x\ny\n", nil)
-	r.Permalink = recordtest.Ptr(testWeb + "/blob/" + testCommit + "/src/a.ts#L4-L5")
+	r.Location.Permalink = testWeb + "/blob/" + testCommit + "/src/a.ts#L4-L5"
 	d := recordtest.Doc(r)
 	d.Source.Commit = recordtest.Ptr(testCommit)
 	c, err := Record(d, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "[src/a.ts L4–5 @127bdb3](" + *r.Permalink + ") · SHA-256 " + (*r.SHA256)[:12] + "… · a"
+	want := "[src/a.ts L4–5 @127bdb3](" + r.Location.Permalink + ") · SHA-256 " + (r.Location.SHA256)[:12] + "… · a"
 	if got := c.Short().Format(); got != want {
 		t.Errorf("cite:\n got %s\nwant %s", got, want)
 	}
-	if c.Permalink() != *r.Permalink {
-		t.Errorf("permalink %s, want the record's %s", c.Permalink(), *r.Permalink)
+	if c.Permalink() != r.Location.Permalink {
+		t.Errorf("permalink %s, want the record's %s", c.Permalink(), r.Location.Permalink)
 	}
 	if _, err := Record(d, recordtest.NotLocated("b", findings.StatusAmbiguous, "2 places match")); err == nil || !strings.Contains(err.Error(), "b is ambiguous: 2 places match") {
 		t.Errorf("not located: %v", err)
@@ -153,14 +153,14 @@ func TestCiteRecord(t *testing.T) {
 	// Without a permalink the record is still cited at the document's
 	// commit (never at whatever the repository's HEAD is).
 	d.Source.Repo = testWeb
-	bare := *r
-	bare.Permalink = nil
-	if c, err := Record(d, &bare); err != nil || c.Commit != testCommit || c.Permalink() != *r.Permalink {
+	bare := r.Clone()
+	bare.Location.Permalink = ""
+	if c, err := Record(d, bare); err != nil || c.Commit != testCommit || c.Permalink() != r.Location.Permalink {
 		t.Errorf("no permalink: %+v, %v; want the citation at %s", c, err, testCommit)
 	}
-	other := *r
-	other.Permalink = recordtest.Ptr(testWeb + "/blob/" + strings.Repeat("0", 40) + "/src/a.ts#L4-L5")
-	if _, err := Record(d, &other); err == nil || !strings.Contains(err.Error(), "does not name the document's commit") {
+	other := r.Clone()
+	other.Location.Permalink = testWeb + "/blob/" + strings.Repeat("0", 40) + "/src/a.ts#L4-L5"
+	if _, err := Record(d, other); err == nil || !strings.Contains(err.Error(), "does not name the document's commit") {
 		t.Errorf("permalink at another commit: %v", err)
 	}
 }

@@ -232,7 +232,7 @@ func compareRecords(id string, o, n *findings.Record) *FindingDiff {
 		fd.Status = Removed
 		return fd
 	}
-	ol, nl := o.Located() && o.Lines != nil && o.SHA256 != nil, n.Located() && n.Lines != nil && n.SHA256 != nil
+	ol, nl := o.Located(), n.Located()
 	switch {
 	case o.Absent() && nl:
 		fd.Status = Introduced
@@ -260,8 +260,8 @@ func compareRecords(id string, o, n *findings.Record) *FindingDiff {
 		return fd
 	}
 	fd.Facts = FactChanges(o.Facts, n.Facts)
-	sameBytes := *o.SHA256 == *n.SHA256
-	samePlace := textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines
+	sameBytes := o.Location.SHA256 == n.Location.SHA256
+	samePlace := o.Location.Path == n.Location.Path && o.Location.Lines == n.Location.Lines
 	switch {
 	case sameBytes && len(fd.Facts) == 0 && samePlace:
 		fd.Status = Unchanged
@@ -272,17 +272,10 @@ func compareRecords(id string, o, n *findings.Record) *FindingDiff {
 		if sameBytes {
 			fd.Note = "the cited lines are byte-identical; facts taken from outside them changed"
 		} else {
-			fd.Hunks = UnifiedHunks(textOf(o.Excerpt), textOf(n.Excerpt), o.Lines.Start, n.Lines.Start, Context)
+			fd.Hunks = UnifiedHunks(o.Location.Excerpt, n.Location.Excerpt, o.Location.Lines.Start, n.Location.Lines.Start, Context)
 		}
 	}
 	return fd
-}
-
-func textOf(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // FactChanges lists the facts whose values differ, by name.

@@ -70,10 +70,10 @@ func (d *Diff) Summary() string {
 // where describes a finding's location change: "path L1–9 → L3–11".
 func (f *FindingDiff) where() string {
 	loc := func(r *findings.Record) string {
-		if r == nil || !r.Located() || r.Lines == nil {
+		if r == nil || !r.Located() {
 			return ""
 		}
-		return fmt.Sprintf("%s L%d–%d", textOf(r.Path), r.Lines.Start, r.Lines.End)
+		return fmt.Sprintf("%s L%d–%d", r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End)
 	}
 	o, n := loc(f.Old), loc(f.New)
 	switch {
@@ -85,8 +85,8 @@ func (f *FindingDiff) where() string {
 		return o
 	case o == n:
 		return o
-	case textOf(f.Old.Path) == textOf(f.New.Path):
-		return fmt.Sprintf("%s → L%d–%d", o, f.New.Lines.Start, f.New.Lines.End)
+	case f.Old.Location.Path == f.New.Location.Path:
+		return fmt.Sprintf("%s → L%d–%d", o, f.New.Location.Lines.Start, f.New.Location.Lines.End)
 	}
 	return o + " → " + n
 }
@@ -108,7 +108,7 @@ func (d *Diff) WriteText(w io.Writer, opts ReportOptions) error {
 			line += "  " + wh
 		}
 		if f.Status == Removed && f.Old != nil && !f.Old.Located() {
-			line += "  (was " + f.Old.Status + ")"
+			line += "  (was " + string(f.Old.Status) + ")"
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 		if f.Note != "" {
@@ -118,7 +118,7 @@ func (d *Diff) WriteText(w io.Writer, opts ReportOptions) error {
 			b.WriteString("    " + f.Tokens.Text() + "\n")
 		}
 		if len(f.Hunks) > 0 {
-			fmt.Fprintf(&b, "    --- a/%s\n    +++ b/%s\n", textOf(f.Old.Path), textOf(f.New.Path))
+			fmt.Fprintf(&b, "    --- a/%s\n    +++ b/%s\n", f.Old.Location.Path, f.New.Location.Path)
 			for _, h := range f.Hunks {
 				b.WriteString("    " + h.Header() + "\n")
 				for _, l := range h.Lines {
@@ -228,7 +228,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		}
 		if len(f.Hunks) > 0 {
 			var body strings.Builder
-			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", mdtext.Visible(textOf(f.Old.Path)), mdtext.Visible(textOf(f.New.Path)))
+			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", mdtext.Visible(f.Old.Location.Path), mdtext.Visible(f.New.Location.Path))
 			for _, h := range f.Hunks {
 				body.WriteString(h.Header() + "\n")
 				for _, l := range h.Lines {
@@ -322,27 +322,27 @@ func mdCite(doc *findings.Document, r *findings.Record) string {
 // mdWhere is where() with each line range linked to its permalink.
 func mdWhere(f *FindingDiff) string {
 	rng := func(r *findings.Record, withPath bool) string {
-		s := fmt.Sprintf("L%d–%d", r.Lines.Start, r.Lines.End)
-		if r.Permalink != nil {
-			s = "[" + s + "](" + *r.Permalink + ")"
+		s := fmt.Sprintf("L%d–%d", r.Location.Lines.Start, r.Location.Lines.End)
+		if r.Location.Permalink != "" {
+			s = "[" + s + "](" + r.Location.Permalink + ")"
 		}
 		if withPath {
-			s = mdtext.CodeSpan(textOf(r.Path)) + " " + s
+			s = mdtext.CodeSpan(r.Location.Path) + " " + s
 		}
 		return s
 	}
-	ok := func(r *findings.Record) bool { return r != nil && r.Located() && r.Lines != nil }
+	ok := func(r *findings.Record) bool { return r != nil && r.Located() }
 	o, n := f.Old, f.New
 	switch {
-	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path) && *o.Lines == *n.Lines:
-		s := fmt.Sprintf("%s L%d–%d", mdtext.CodeSpan(textOf(n.Path)), n.Lines.Start, n.Lines.End)
-		if o.Permalink != nil && n.Permalink != nil && *o.Permalink != *n.Permalink {
-			s += " ([old](" + *o.Permalink + "), [new](" + *n.Permalink + "))"
-		} else if n.Permalink != nil {
-			s += " ([permalink](" + *n.Permalink + "))"
+	case ok(o) && ok(n) && o.Location.Path == n.Location.Path && o.Location.Lines == n.Location.Lines:
+		s := fmt.Sprintf("%s L%d–%d", mdtext.CodeSpan(n.Location.Path), n.Location.Lines.Start, n.Location.Lines.End)
+		if o.Location.Permalink != "" && n.Location.Permalink != "" && o.Location.Permalink != n.Location.Permalink {
+			s += " ([old](" + o.Location.Permalink + "), [new](" + n.Location.Permalink + "))"
+		} else if n.Location.Permalink != "" {
+			s += " ([permalink](" + n.Location.Permalink + "))"
 		}
 		return s
-	case ok(o) && ok(n) && textOf(o.Path) == textOf(n.Path):
+	case ok(o) && ok(n) && o.Location.Path == n.Location.Path:
 		return rng(o, true) + " → " + rng(n, false)
 	case ok(o) && ok(n):
 		return rng(o, true) + " → " + rng(n, true)
@@ -386,7 +386,7 @@ type (
 		Tokens *TokenChange `json:"tokens,omitempty"`
 	}
 	sideJSON struct {
-		Status    string          `json:"status"`
+		Status    findings.Status `json:"status"`
 		Path      *string         `json:"path"`
 		Lines     *findings.Lines `json:"lines"`
 		SHA256    *string         `json:"sha256"`
@@ -406,7 +406,14 @@ func side(doc *findings.Document, r *findings.Record) *sideJSON {
 	if r == nil {
 		return nil
 	}
-	s := &sideJSON{Status: r.Status, Path: r.Path, Lines: r.Lines, SHA256: r.SHA256, Permalink: r.Permalink, Problem: r.Problem}
+	s := &sideJSON{Status: r.Status, Problem: r.Problem}
+	if l := r.Location; l != nil {
+		lines := *l
+		s.Path, s.Lines, s.SHA256 = &lines.Path, &lines.Lines, &lines.SHA256
+		if l.Permalink != "" {
+			s.Permalink = &lines.Permalink
+		}
+	}
 	if c, err := cite.Record(doc, r); err == nil {
 		text := c.Short().Format()
 		s.Citation = &text

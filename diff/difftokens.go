@@ -26,7 +26,7 @@ func tokenChange(fd *FindingDiff) *TokenChange {
 		if r == nil || !r.Located() {
 			return nil
 		}
-		return r.Tokens
+		return r.Location.Tokens
 	}
 	o, n := count(fd.Old), count(fd.New)
 	if (o == nil && n == nil) || fd.Status == Unchanged || fd.Status == Moved {

@@ -11,7 +11,7 @@ import (
 )
 
 func withTokens(r *findings.Record, o200k, cl100k int) *findings.Record {
-	r.Tokens = &findings.Tokens{O200kBase: o200k, Cl100kBase: cl100k}
+	r.Location.Tokens = &findings.Tokens{O200kBase: o200k, Cl100kBase: cl100k}
 	return r
 }
 

@@ -290,8 +290,8 @@ func TestCatalogOnFixtures(t *testing.T) {
 			if r.Status != findings.StatusLocated {
 				t.Fatalf("status %s (%s), want located", r.Status, deref(r.Problem))
 			}
-			if *r.Path != w.path || r.Lines.Start != w.start || r.Lines.End != w.end {
-				t.Errorf("located %s lines %d-%d, fixture marks %s lines %d-%d", *r.Path, r.Lines.Start, r.Lines.End, w.path, w.start, w.end)
+			if r.Location.Path != w.path || r.Location.Lines.Start != w.start || r.Location.Lines.End != w.end {
+				t.Errorf("located %s lines %d-%d, fixture marks %s lines %d-%d", r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End, w.path, w.start, w.end)
 			}
 			if r.Shape != w.shape {
 				t.Errorf("located by shape %q, fixture marks shape %q", r.Shape, w.shape)

@@ -41,7 +41,7 @@ func checkMarked(t *testing.T, cat *findings.Catalog, root string) map[string]*f
 	want := readMarkers(t, root)
 	for id, r := range got {
 		if _, ok := want[id]; !ok && r.Status == findings.StatusLocated {
-			t.Errorf("%s: %s: located at %s lines %d-%d by shape %q, but no fixture marks it", root, id, *r.Path, r.Lines.Start, r.Lines.End, r.Shape)
+			t.Errorf("%s: %s: located at %s lines %d-%d by shape %q, but no fixture marks it", root, id, r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End, r.Shape)
 		}
 	}
 	ids := make([]string, 0, len(want))
@@ -56,9 +56,9 @@ func checkMarked(t *testing.T, cat *findings.Catalog, root string) map[string]*f
 			t.Errorf("%s: no record for %s", root, id)
 		case r.Status != findings.StatusLocated:
 			t.Errorf("%s: %s is %s (%s), want located", root, id, r.Status, deref(r.Problem))
-		case *r.Path != w.path || r.Lines.Start != w.start || r.Lines.End != w.end || r.Shape != w.shape:
+		case r.Location.Path != w.path || r.Location.Lines.Start != w.start || r.Location.Lines.End != w.end || r.Shape != w.shape:
 			t.Errorf("%s: %s located at %s lines %d-%d by shape %q; fixture marks %s lines %d-%d, shape %q",
-				root, id, *r.Path, r.Lines.Start, r.Lines.End, r.Shape, w.path, w.start, w.end, w.shape)
+				root, id, r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End, r.Shape, w.path, w.start, w.end, w.shape)
 		}
 	}
 	return got

@@ -120,23 +120,12 @@ type Stats struct {
 	// first parent's, so that both records were located and compared.
 	Compared int
 	// Passes is the number of walks (a new path the record was found at
-	// means walking again, see Log).
+	// means walking again, see LogEach).
 	Passes int
 }
 
 // ErrShallow reports a repository that holds only part of its history.
 var ErrShallow = errors.New("the repository is a shallow copy, without the history a log needs")
-
-// Log lists, newest first (git log's default order: by committer date),
-// the commits reachable from q.To and not from q.From at which the
-// record q.ID differs from the record at the commit's first parent.
-func Log(repo *git.Repository, q Query) (*History, error) {
-	hs, err := LogEach(repo, q, []Finding{{ID: q.ID, Definition: q.Definition}})
-	if err != nil {
-		return nil, err
-	}
-	return hs[0], nil
-}
 
 // Finding names one record to follow: its id and the definition that
 // produces it.
@@ -364,18 +353,18 @@ func classify(old, cur *state) string {
 		return ""
 	}
 	switch {
-	case *o.SHA256 != *n.SHA256:
+	case o.Location.SHA256 != n.Location.SHA256:
 		return KindChanged
 	case !findings.EqualFacts(o.Facts, n.Facts):
 		return KindFacts
-	case *o.Path != *n.Path:
+	case o.Location.Path != n.Location.Path:
 		return KindMoved
 	}
 	return ""
 }
 
 func located(r *findings.Record) bool {
-	return r != nil && r.Located() && r.Path != nil && r.Lines != nil && r.SHA256 != nil
+	return r != nil && r.Located()
 }
 
 // status is a record's status, "none" where the definition located other
@@ -384,7 +373,7 @@ func status(r *findings.Record) string {
 	if r == nil {
 		return "none"
 	}
-	return r.Status
+	return string(r.Status)
 }
 
 // state returns the record at commit h, locating it when the walker does
@@ -407,8 +396,8 @@ func (w *walker) state(h plumbing.Hash) (*state, error) {
 	}
 	s := &state{doc: res.Document, rec: Find(res.Document, w.q.Definition, w.q.ID)}
 	if s.rec != nil {
-		if s.rec.Path != nil && !w.isPath(*s.rec.Path) {
-			w.extra[*s.rec.Path] = true
+		if s.rec.Location != nil && !w.isPath(s.rec.Location.Path) {
+			w.extra[s.rec.Location.Path] = true
 		}
 		for _, c := range s.rec.Candidates {
 			if !w.isPath(c.Path) {

@@ -69,7 +69,7 @@ func nonMergeLog(t *testing.T, repo *git.Repository, from, to string) []string {
 	if q.From, err = source.ResolveCommit(repo, from); err != nil {
 		t.Fatal(err)
 	}
-	h, err := Log(repo, q)
+	h, err := logOne(repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -225,8 +225,8 @@ func BenchmarkRealRelease(b *testing.B) {
 				paths = append(paths, cd.paths()...)
 			}
 			for _, r := range res.Document.Findings {
-				if r.Path != nil {
-					paths = append(paths, *r.Path)
+				if r.Location != nil {
+					paths = append(paths, r.Location.Path)
 				}
 			}
 		}

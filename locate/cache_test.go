@@ -157,16 +157,16 @@ func TestHistoryFixture(t *testing.T) {
 	}
 	// The fixture history does what its commits say, so the tests below
 	// compare documents that exercise each kind of input.
-	if r := find(0, "tool-result-glob"); !r.Located() || r.MovedFrom != nil {
-		t.Fatalf("base: glob %s, moved_from %v", r.Status, r.MovedFrom)
+	if r := find(0, "tool-result-glob"); !r.Located() || r.Location.MovedFrom != "" {
+		t.Fatalf("base: glob %s, moved_from %v", r.Status, r.Location.MovedFrom)
 	}
-	if r := find(2, "tool-result-glob"); !r.Located() || r.MovedFrom == nil || *r.Path != "packages/core/src/tools/glob.ts" {
-		t.Fatalf("move: glob %s at %v, moved_from %v; want located at the new path", r.Status, deref(r.Path), r.MovedFrom)
+	if r := find(2, "tool-result-glob"); !r.Located() || r.Location.MovedFrom == "" || r.Location.Path != "packages/core/src/tools/glob.ts" {
+		t.Fatalf("move: glob %s at %v, moved_from %v; want located at the new path", r.Status, r.Location.Path, r.Location.MovedFrom)
 	}
 	if r := find(2, "tool-result-question"); r.Located() {
-		t.Fatalf("move: question located at %s, want it gone", deref(r.Path))
+		t.Fatalf("move: question located at %s, want it gone", r.Location.Path)
 	}
-	if a, b := find(0, "system-prompt-files-prompt-alpha-txt"), find(1, "system-prompt-files-prompt-alpha-txt"); *a.SHA256 == *b.SHA256 {
+	if a, b := find(0, "system-prompt-files-prompt-alpha-txt"), find(1, "system-prompt-files-prompt-alpha-txt"); a.Location.SHA256 == b.Location.SHA256 {
 		t.Fatal("edit: the alpha prompt's record did not change")
 	}
 	// revert has base's tree: its document differs only in the commit.
@@ -309,8 +309,8 @@ func queriedPaths(x *Extractor, res *Result) []string {
 		out = append(out, cd.paths()...)
 	}
 	for _, r := range res.Document.Findings {
-		if r.MovedFrom != nil && r.Path != nil {
-			out = append(out, *r.Path)
+		if r.Location != nil && r.Location.MovedFrom != "" {
+			out = append(out, r.Location.Path)
 		}
 	}
 	return out
@@ -437,8 +437,8 @@ func TestPublishedRecordsIndependent(t *testing.T) {
 	for _, r := range first.Document.Findings {
 		r.Facts["injected"] = true
 		r.Warnings = append(r.Warnings, "injected")
-		if r.Path != nil {
-			*r.Path = "elsewhere"
+		if r.Location != nil {
+			r.Location.Path = "elsewhere"
 		}
 	}
 	again, err := x.Extract(h.snaps[0], h.meta(0))
@@ -507,7 +507,7 @@ func TestTreeSearchOncePerSnapshot(t *testing.T) {
 	for _, r := range res.Document.Findings {
 		if r.Located() {
 			located++
-			if r.MovedFrom == nil {
+			if r.Location.MovedFrom == "" {
 				t.Errorf("%s located without moved_from", r.ID)
 			}
 		}
@@ -567,9 +567,9 @@ func TestPublishedPermalinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, g := want.Document.Findings[0].Permalink, got.Document.Findings[0].Permalink
-		if w == nil || g == nil || *w != *g || !strings.Contains(*g, "/src/a%20b/x%231%25.ts#L1-L3") {
-			t.Errorf("snapshot %d: permalink %v, fresh Extractor's %v", i, deref(g), deref(w))
+		w, g := want.Document.Findings[0].Location.Permalink, got.Document.Findings[0].Location.Permalink
+		if w == "" || w != g || !strings.Contains(g, "/src/a%20b/x%231%25.ts#L1-L3") {
+			t.Errorf("snapshot %d: permalink %q, fresh Extractor's %q", i, g, w)
 		}
 	}
 	if st := shared.Stats(); st.Reused != 1 {

@@ -94,7 +94,7 @@ func TestLocateOutcomes(t *testing.T) {
 	doc := extractDir(t, x, fixtureTree)
 	tests := []struct {
 		id         string
-		status     string
+		status     findings.Status
 		start, end int
 		problem    string
 	}{
@@ -122,27 +122,27 @@ func TestLocateOutcomes(t *testing.T) {
 				if r.Problem == nil || !strings.Contains(*r.Problem, tt.problem) {
 					t.Errorf("problem = %q, want it to contain %q", deref(r.Problem), tt.problem)
 				}
-				if r.Lines != nil || r.SHA256 != nil || r.Excerpt != nil {
+				if r.Location != nil {
 					t.Errorf("an unlocated record carries a span: %+v", r)
 				}
 				return
 			}
-			if r.Lines.Start != tt.start || r.Lines.End != tt.end {
-				t.Errorf("lines = %d-%d, want %d-%d", r.Lines.Start, r.Lines.End, tt.start, tt.end)
+			if r.Location.Lines.Start != tt.start || r.Location.Lines.End != tt.end {
+				t.Errorf("lines = %d-%d, want %d-%d", r.Location.Lines.Start, r.Location.Lines.End, tt.start, tt.end)
 			}
 			want := sedLines(data, tt.start, tt.end)
 			sum := sha256.Sum256(want)
-			if *r.SHA256 != hex.EncodeToString(sum[:]) {
+			if r.Location.SHA256 != hex.EncodeToString(sum[:]) {
 				t.Errorf("sha256 is not over the cited lines")
 			}
-			if *r.Excerpt != string(want) {
-				t.Errorf("excerpt = %q, want %q", *r.Excerpt, want)
+			if r.Location.Excerpt != string(want) {
+				t.Errorf("excerpt = %q, want %q", r.Location.Excerpt, want)
 			}
-			if r.Permalink != nil || r.MovedFrom != nil {
-				t.Errorf("plain directory: permalink %v, moved_from %v, want both null", r.Permalink, r.MovedFrom)
+			if r.Location.Permalink != "" || r.Location.MovedFrom != "" {
+				t.Errorf("plain directory: permalink %v, moved_from %v, want both null", r.Location.Permalink, r.Location.MovedFrom)
 			}
-			if *r.Blob != source.BlobID(data) {
-				t.Errorf("blob = %s, want the git blob id %s", *r.Blob, source.BlobID(data))
+			if r.Location.Blob != source.BlobID(data) {
+				t.Errorf("blob = %s, want the git blob id %s", r.Location.Blob, source.BlobID(data))
 			}
 		})
 	}
@@ -218,12 +218,12 @@ func TestHashRuleInFiles(t *testing.T) {
 			if !r.Located() {
 				t.Fatalf("status %s: %s", r.Status, deref(r.Problem))
 			}
-			if r.Lines.Start != 1 || r.Lines.End != 3 {
-				t.Fatalf("lines = %+v", r.Lines)
+			if r.Location.Lines.Start != 1 || r.Location.Lines.End != 3 {
+				t.Fatalf("lines = %+v", r.Location.Lines)
 			}
 			sum := sha256.Sum256([]byte(src))
-			if *r.SHA256 != hex.EncodeToString(sum[:]) || *r.Excerpt != src {
-				t.Errorf("hash/excerpt not over the exact bytes: %q", *r.Excerpt)
+			if r.Location.SHA256 != hex.EncodeToString(sum[:]) || r.Location.Excerpt != src {
+				t.Errorf("hash/excerpt not over the exact bytes: %q", r.Location.Excerpt)
 			}
 		})
 	}
@@ -245,10 +245,10 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warnings = %q, want UTF-8 and syntax warnings", r.Warnings)
 	}
 	sum := sha256.Sum256([]byte(src))
-	if *r.SHA256 != hex.EncodeToString(sum[:]) {
+	if r.Location.SHA256 != hex.EncodeToString(sum[:]) {
 		t.Error("sha256 must be over the raw bytes")
 	}
-	if !strings.Contains(*r.Excerpt, "\uFFFD") {
+	if !strings.Contains(r.Location.Excerpt, "\uFFFD") {
 		t.Error("excerpt should replace invalid bytes with U+FFFD")
 	}
 }
@@ -271,8 +271,8 @@ func TestMovedFile(t *testing.T) {
 	if !r.Located() {
 		t.Fatalf("status %s: %s", r.Status, deref(r.Problem))
 	}
-	if *r.Path != "packages/core/src/session/system.ts" || r.MovedFrom == nil || *r.MovedFrom != "packages/opencode/src/session/system.ts" {
-		t.Errorf("path %s moved_from %v", *r.Path, r.MovedFrom)
+	if r.Location.Path != "packages/core/src/session/system.ts" || r.Location.MovedFrom == "" || r.Location.MovedFrom != "packages/opencode/src/session/system.ts" {
+		t.Errorf("path %s moved_from %v", r.Location.Path, r.Location.MovedFrom)
 	}
 	// Two equally good places: ambiguous, both listed.
 	write("packages/third/src/session/system.ts", routing)

@@ -240,8 +240,8 @@ facts:
 `
 	recs := runFactDef(t, def, map[string]string{"src/a.ts": src})
 	r := recs[0]
-	if r.Lines.Start != 2 || r.Lines.End != 4 {
-		t.Errorf("lines %+v", r.Lines)
+	if r.Location.Lines.Start != 2 || r.Location.Lines.End != 4 {
+		t.Errorf("lines %+v", r.Location.Lines)
 	}
 	for name, want := range map[string]string{"in_span": `[]`, "marker": `"[cut]"`, "limit": `4096`} {
 		if got := factJSON(t, r, name); got != want {
@@ -265,8 +265,8 @@ func TestStartOnEnclosingNode(t *testing.T) {
       (lexical_declaration (variable_declarator name: (identifier) @_b (#eq? @_b "b"))) @end)) @start
 `
 	recs := runFactDef(t, def, map[string]string{"src/a.ts": src})
-	if r := recs[0]; !r.Located() || r.Lines.Start != 1 || r.Lines.End != 3 {
-		t.Errorf("record %s lines %+v", r.Status, r.Lines)
+	if r := recs[0]; !r.Located() || r.Location.Lines.Start != 1 || r.Location.Lines.End != 3 {
+		t.Errorf("record %s lines %+v", r.Status, r.Location.Lines)
 	}
 }
 

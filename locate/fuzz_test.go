@@ -63,10 +63,10 @@ func FuzzLocate(f *testing.F) {
 			return
 		}
 		lines := bytes.SplitAfter(src, []byte("\n"))
-		want := bytes.Join(lines[r.Lines.Start-1:r.Lines.End], nil)
+		want := bytes.Join(lines[r.Location.Lines.Start-1:r.Location.Lines.End], nil)
 		sum := sha256.Sum256(want)
-		if *r.SHA256 != hex.EncodeToString(sum[:]) {
-			t.Fatalf("hash not over lines %d-%d", r.Lines.Start, r.Lines.End)
+		if r.Location.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Fatalf("hash not over lines %d-%d", r.Location.Lines.Start, r.Location.Lines.End)
 		}
 	})
 }

@@ -72,7 +72,7 @@ func TestHostileSources(t *testing.T) {
 			r := extractDir(t, x, dir).Find("routing")
 			if tt.line == 0 {
 				if r.Located() {
-					t.Logf("located at %+v (allowed: the parser recovered)", r.Lines)
+					t.Logf("located at %+v (allowed: the parser recovered)", r.Location.Lines)
 				} else if r.Problem == nil || *r.Problem == "" {
 					t.Errorf("%s without a reason", r.Status)
 				}
@@ -81,12 +81,12 @@ func TestHostileSources(t *testing.T) {
 			if !r.Located() {
 				t.Fatalf("status %s: %s", r.Status, deref(r.Problem))
 			}
-			if r.Lines.Start != tt.line {
-				t.Errorf("start line %d, want %d", r.Lines.Start, tt.line)
+			if r.Location.Lines.Start != tt.line {
+				t.Errorf("start line %d, want %d", r.Location.Lines.Start, tt.line)
 			}
-			want := sedLines([]byte(tt.src), r.Lines.Start, r.Lines.End)
+			want := sedLines([]byte(tt.src), r.Location.Lines.Start, r.Location.Lines.End)
 			sum := sha256.Sum256(want)
-			if *r.SHA256 != hex.EncodeToString(sum[:]) {
+			if r.Location.SHA256 != hex.EncodeToString(sum[:]) {
 				t.Error("sha256 is not over the cited lines")
 			}
 		})
@@ -223,8 +223,8 @@ func TestUnsearchableInTreeSearch(t *testing.T) {
 	write("packages/core/src/session/hostile.ts", "// provider includes\nconst deep = "+strings.Repeat("(", 100_000)+"\n")
 	x := loadDefs(t, "../testdata/extract/defs")
 	r := extractDir(t, x, dir).Find("routing")
-	if !r.Located() || *r.Path != "packages/core/src/session/system.ts" {
-		t.Fatalf("status %s path %v: %s", r.Status, r.Path, deref(r.Problem))
+	if !r.Located() || r.Location.Path != "packages/core/src/session/system.ts" {
+		t.Fatalf("status %s path %v: %s", r.Status, r.Location.Path, deref(r.Problem))
 	}
 }
 
@@ -316,15 +316,15 @@ func TestControlCharacterNames(t *testing.T) {
 		t.Fatalf("extract: %v", err)
 	}
 	r := res.Document.Find("routing")
-	if !r.Located() || *r.Path != "packages/core/src/session/system.ts" {
-		t.Fatalf("routing: status %s path %v: %s", r.Status, r.Path, deref(r.Problem))
+	if !r.Located() || r.Location.Path != "packages/core/src/session/system.ts" {
+		t.Fatalf("routing: status %s path %v: %s", r.Status, r.Location.Path, deref(r.Problem))
 	}
 	note := strings.Join(r.Warnings, "\n")
 	if !strings.Contains(note, `"use std::sync::Arc;\n"`) || !strings.Contains(note, `"bad\x1b[31mdir"`) {
 		t.Errorf("routing warnings %q do not name the skipped entries", r.Warnings)
 	}
 	for _, d := range res.Document.Findings {
-		if d.Located() && d.MovedFrom == nil && len(d.Warnings) > 0 {
+		if d.Located() && d.Location.MovedFrom == "" && len(d.Warnings) > 0 {
 			t.Errorf("%s: a finding at its own path got warnings %q", d.ID, d.Warnings)
 		}
 	}

@@ -60,7 +60,10 @@ func TestSinceUntil(t *testing.T) {
 	r, at := rangeHistory(t)
 	x := loadDefs(t, "../testdata/shapes/range-defs")
 	tests := []struct {
-		commit, status, problem, warning string
+		commit  string
+		status  findings.Status
+		problem string
+		warning string
 	}{
 		{"v1.0.0", findings.StatusAbsent, "introduced in v1.1.0", ""},
 		{"v1.1.0", findings.StatusLocated, "", ""},

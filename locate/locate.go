@@ -548,7 +548,7 @@ func (l *locator) locateShape(cd *compiledShape) ([]*findings.Record, error) {
 	d := cd.def
 	var spans []*span
 	var problem string
-	var movedFrom *string
+	var movedFrom string
 	anyFile := false
 	for _, p := range append([]string{d.Path}, d.Candidates...) {
 		f, err := l.read(p)
@@ -587,7 +587,7 @@ func (l *locator) locateShape(cd *compiledShape) ([]*findings.Record, error) {
 		}
 		if len(moved) > 0 {
 			spans = moved
-			movedFrom = strp(d.Path)
+			movedFrom = d.Path
 		} else {
 			problem = "file not found: " + d.Path + " (and no other .ts/.tsx file matches the query)"
 			if searchNote != "" {
@@ -815,7 +815,7 @@ func (l *locator) base(d *findings.Definition, id string) *findings.Record {
 	return r
 }
 
-func (l *locator) unlocated(d *findings.Definition, status, problem string, cands []findings.Candidate) *findings.Record {
+func (l *locator) unlocated(d *findings.Definition, status findings.Status, problem string, cands []findings.Candidate) *findings.Record {
 	r := l.base(d, d.ID)
 	r.Status = status
 	r.Problem = &problem
@@ -824,7 +824,7 @@ func (l *locator) unlocated(d *findings.Definition, status, problem string, cand
 }
 
 // record builds the located record for one span.
-func (l *locator) record(cd *compiledShape, s *span, movedFrom *string) (*findings.Record, error) {
+func (l *locator) record(cd *compiledShape, s *span, movedFrom string) (*findings.Record, error) {
 	d := cd.def
 	id := d.ID
 	if d.Expect == findings.ExpectAll {
@@ -836,26 +836,23 @@ func (l *locator) record(cd *compiledShape, s *span, movedFrom *string) (*findin
 	}
 	r := l.base(d, id)
 	r.Status = findings.StatusLocated
-	r.Path = strp(s.file.Path)
-	r.MovedFrom = movedFrom
-	r.Blob = strp(s.file.Blob)
-	r.Lines = &findings.Lines{Start: s.start, End: s.end}
+	loc := &findings.Location{Path: s.file.Path, MovedFrom: movedFrom, Blob: s.file.Blob, Lines: findings.Lines{Start: s.start, End: s.end}}
+	r.Location = loc
 	rng, err := s.file.spanRange(s.start, s.end)
 	if err != nil {
 		return nil, err
 	}
 	raw := s.file.Data[rng.start:rng.end]
 	sum := sha256.Sum256(raw)
-	r.SHA256 = strp(hex.EncodeToString(sum[:]))
-	excerpt := string(raw)
+	loc.SHA256 = hex.EncodeToString(sum[:])
+	loc.Excerpt = string(raw)
 	if !utf8.Valid(raw) {
-		excerpt = strings.ToValidUTF8(excerpt, "\uFFFD")
+		loc.Excerpt = strings.ToValidUTF8(loc.Excerpt, "\uFFFD")
 		r.Warnings = append(r.Warnings, "the cited lines are not valid UTF-8: the excerpt shows U+FFFD for invalid bytes; sha256 is over the raw bytes")
 	}
-	r.Excerpt = &excerpt
 	if l.snap.Commit() != "" && l.meta.WebURL != "" {
 		c := cite.Citation{Path: s.file.Path, Start: s.start, End: s.end, Commit: l.snap.Commit(), WebURL: l.meta.WebURL}
-		r.Permalink = strp(c.Permalink())
+		loc.Permalink = c.Permalink()
 	}
 	// A file span (file:) cites a file the query did not parse as its
 	// source (a prompt text), so its parse says nothing.
@@ -908,11 +905,11 @@ func (l *locator) record(cd *compiledShape, s *span, movedFrom *string) (*findin
 	if d.ModelText {
 		// Counted here, where every located record is built; cached
 		// records keep the counts they were built with.
-		t, err := tokens.Count(excerpt)
+		t, err := tokens.Count(loc.Excerpt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.file.Path, err)
 		}
-		r.Tokens = &t
+		loc.Tokens = &t
 	}
 	r.Facts = findings.Normalize(r.Facts)
 	if verdict := findings.ReviewOf(d, findings.ReviewKey(d.ShapeName, id), r.Facts); verdict != "" {

@@ -144,11 +144,11 @@ func (r *run) publish(recs []*findings.Record) []*findings.Record {
 	out := make([]*findings.Record, len(recs))
 	commit := r.snap.Commit()
 	for i, rec := range recs {
-		c := cloneRecord(rec)
-		if c.Located() && commit != "" && r.meta.WebURL != "" && c.Path != nil && c.Lines != nil {
+		c := rec.Clone()
+		if c.Location != nil && commit != "" && r.meta.WebURL != "" {
 			// As record makes it.
-			cite := cite.Citation{Path: *c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: commit, WebURL: r.meta.WebURL}
-			c.Permalink = strp(cite.Permalink())
+			cite := cite.Citation{Path: c.Location.Path, Start: c.Location.Lines.Start, End: c.Location.Lines.End, Commit: commit, WebURL: r.meta.WebURL}
+			c.Location.Permalink = cite.Permalink()
 		}
 		out[i] = c
 	}
@@ -160,8 +160,10 @@ func (r *run) publish(recs []*findings.Record) []*findings.Record {
 func cachable(recs []*findings.Record) ([]*findings.Record, bool) {
 	kept := make([]*findings.Record, len(recs))
 	for i, rec := range recs {
-		c := cloneRecord(rec)
-		c.Permalink = nil
+		c := rec.Clone()
+		if c.Location != nil {
+			c.Location.Permalink = ""
+		}
 		kept[i] = c
 	}
 	data, err := json.Marshal(kept)
@@ -173,55 +175,6 @@ func cachable(recs []*findings.Record) ([]*findings.Record, bool) {
 		return nil, false
 	}
 	return kept, true
-}
-
-// cloneRecord copies a record deeply enough that changing the copy never
-// changes the original.
-func cloneRecord(r *findings.Record) *findings.Record {
-	c := *r
-	for _, p := range []**string{&c.Caveat, &c.Path, &c.MovedFrom, &c.Blob, &c.SHA256, &c.Excerpt, &c.Permalink, &c.Review, &c.Problem} {
-		if *p != nil {
-			*p = strp(**p)
-		}
-	}
-	if r.Lines != nil {
-		l := *r.Lines
-		c.Lines = &l
-	}
-	if r.Tokens != nil {
-		t := *r.Tokens
-		c.Tokens = &t
-	}
-	if r.Facts != nil {
-		c.Facts = findings.Facts(cloneValue(map[string]any(r.Facts)).(map[string]any))
-	}
-	if r.Candidates != nil {
-		c.Candidates = append(make([]findings.Candidate, 0, len(r.Candidates)), r.Candidates...)
-	}
-	if r.Warnings != nil {
-		c.Warnings = append(make([]string, 0, len(r.Warnings)), r.Warnings...)
-	}
-	return &c
-}
-
-func cloneValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = cloneValue(e)
-		}
-		return m
-	case findings.Facts:
-		return findings.Facts(cloneValue(map[string]any(v)).(map[string]any))
-	case []any:
-		l := make([]any, len(v))
-		for i, e := range v {
-			l[i] = cloneValue(e)
-		}
-		return l
-	}
-	return v
 }
 
 // diskCache keeps cached results as one small JSON file per key under

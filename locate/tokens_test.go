@@ -62,21 +62,21 @@ func TestModelTextTokens(t *testing.T) {
 			// it off and on for system-prompt-files only.
 			wantCounts := (modelText && rec.Definition == "system-prompt-files" || rec.Definition == "tool-descriptions") && rec.Located()
 			switch {
-			case !wantCounts && rec.Tokens != nil:
-				t.Errorf("%s: %s carries tokens %+v, want null", what, rec.ID, *rec.Tokens)
-			case wantCounts && rec.Tokens == nil:
+			case !wantCounts && rec.Location.Tokens != nil:
+				t.Errorf("%s: %s carries tokens %+v, want null", what, rec.ID, *rec.Location.Tokens)
+			case wantCounts && rec.Location.Tokens == nil:
 				t.Errorf("%s: %s carries no tokens", what, rec.ID)
 			case wantCounts:
 				counted++
-				want, err := tokens.Count(*rec.Excerpt)
+				want, err := tokens.Count(rec.Location.Excerpt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if rec.ID == plainID {
 					want = findings.Tokens{O200kBase: 79, Cl100kBase: 82}
 				}
-				if *rec.Tokens != want {
-					t.Errorf("%s: %s carries tokens %+v, want %+v (over its excerpt)", what, rec.ID, *rec.Tokens, want)
+				if *rec.Location.Tokens != want {
+					t.Errorf("%s: %s carries tokens %+v, want %+v (over its excerpt)", what, rec.ID, *rec.Location.Tokens, want)
 				}
 			}
 		}

@@ -190,7 +190,7 @@ func writeFileAtomic(file string, data []byte) error {
 }
 
 // reviewedHeader is the comment written above a reviewed section.
-const reviewedHeader = "# findings.Facts the claim was written against. `keyfindings review --accept`\n# rewrites this section (and only this section) after the claim is re-read.\n"
+const reviewedHeader = "# Facts the claim was written against. `keyfindings review --accept`\n# rewrites this section (and only this section) after the claim is re-read.\n"
 
 // RewriteReviewed returns definition bytes with the top-level reviewed
 // section replaced by one holding reviewed. The section must be the

@@ -17,9 +17,9 @@ func TestCompareRoutes(t *testing.T) {
 	for _, r := range new.Findings {
 		switch r.ID {
 		case "desc-edit":
-			r.Tokens = &findings.Tokens{O200kBase: 13, Cl100kBase: 14}
+			r.Location.Tokens = &findings.Tokens{O200kBase: 13, Cl100kBase: 14}
 		case "files-a":
-			r.Tokens = &findings.Tokens{O200kBase: 150, Cl100kBase: 151}
+			r.Location.Tokens = &findings.Tokens{O200kBase: 150, Cl100kBase: 151}
 		}
 	}
 	cfg := testConfig()

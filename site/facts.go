@@ -168,13 +168,13 @@ type wholeFileView struct {
 // a prompt file) the facts "bytes" and "lines", the file's size; the span
 // then runs from line 1 through that last line.
 func wholeFile(rec *findings.Record) *wholeFileView {
-	if rec == nil || !rec.Located() || rec.Lines == nil || rec.Lines.Start != 1 {
+	if rec == nil || !rec.Located() || rec.Location.Lines.Start != 1 {
 		return nil
 	}
 	size, ok1 := rec.Facts["bytes"].(float64)
 	lines, ok2 := rec.Facts["lines"].(float64)
-	if !ok1 || !ok2 || int(lines) != rec.Lines.End || size < 0 || size != float64(int(size)) {
+	if !ok1 || !ok2 || int(lines) != rec.Location.Lines.End || size < 0 || size != float64(int(size)) {
 		return nil
 	}
-	return &wholeFileView{Bytes: int(size), Lines: int(lines), SHA256: deref(rec.SHA256)}
+	return &wholeFileView{Bytes: int(size), Lines: int(lines), SHA256: rec.Location.SHA256}
 }

@@ -233,13 +233,13 @@ func cellTitle(id string, tags []string, i int, status string, rec *findings.Rec
 
 // where is ", path lines a–b" for a located record.
 func where(rec *findings.Record) string {
-	if rec == nil || !rec.Located() || rec.Path == nil || rec.Lines == nil {
+	if rec == nil || !rec.Located() {
 		return ""
 	}
-	if rec.Lines.Start == rec.Lines.End {
-		return fmt.Sprintf(", %s line %d", *rec.Path, rec.Lines.Start)
+	if rec.Location.Lines.Start == rec.Location.Lines.End {
+		return fmt.Sprintf(", %s line %d", rec.Location.Path, rec.Location.Lines.Start)
 	}
-	return fmt.Sprintf(", %s lines %d–%d", *rec.Path, rec.Lines.Start, rec.Lines.End)
+	return fmt.Sprintf(", %s lines %d–%d", rec.Location.Path, rec.Location.Lines.Start, rec.Location.Lines.End)
 }
 
 // unionIDs returns every record id of docs (oldest first), in the newest

@@ -508,7 +508,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 		}
 		if len(f.Hunks) > 0 {
 			var b strings.Builder
-			fmt.Fprintf(&b, "--- %s/%s\n+++ %s/%s\n", prev, deref(f.Old.Path), tag, deref(f.New.Path))
+			fmt.Fprintf(&b, "--- %s/%s\n+++ %s/%s\n", prev, f.Old.Location.Path, tag, f.New.Location.Path)
 			for _, h := range f.Hunks {
 				b.WriteString(h.Header() + "\n")
 				for _, l := range h.Lines {

@@ -207,7 +207,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if *strict && located+absent != total {
 		for _, r := range res.Document.Findings {
 			if !r.Located() && !r.Absent() {
-				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, deref(r.Problem))
+				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, r.ProblemText())
 			}
 		}
 		fmt.Fprintf(stderr, "keyfindings build: %d of %d findings located%s %s; --strict: nothing written, %s left as it was\n", located, total, note, readLabel(res.Document), *out)
@@ -284,11 +284,4 @@ func readLabel(doc *findings.Document) string {
 		return "in the plain directory"
 	}
 	return "at " + findings.SourceLabel(doc.Source)
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -51,10 +51,10 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 	case "md":
 		fmt.Fprintln(stdout, c.Short().Format())
 	case "url":
-		if r.Permalink == nil {
+		if r.Location.Permalink == "" {
 			return fmt.Errorf("finding %s has no permalink: the source is a plain directory, not a commit (use --format md)", id)
 		}
-		fmt.Fprintln(stdout, *r.Permalink)
+		fmt.Fprintln(stdout, r.Location.Permalink)
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)

@@ -174,7 +174,7 @@ func documentItems(file string, stderr io.Writer) ([]verifyItem, error) {
 			items = append(items, verifyItem{text: r.ID, err: err})
 			continue
 		}
-		items = append(items, verifyItem{text: r.ID, citation: c, excerpt: r.Excerpt})
+		items = append(items, verifyItem{text: r.ID, citation: c, excerpt: &r.Location.Excerpt})
 	}
 	return items, nil
 }

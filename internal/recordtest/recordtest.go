@@ -19,14 +19,16 @@ func Located(id, path string, start int, excerpt string, facts findings.Facts) *
 	sum := sha256.Sum256([]byte(excerpt))
 	n := strings.Count(excerpt, "\n")
 	return &findings.Record{
-		ID: id, Title: "Title of " + id, Status: findings.StatusLocated, Path: Ptr(path),
-		Lines: &findings.Lines{Start: start, End: start + n - 1}, SHA256: Ptr(hex.EncodeToString(sum[:])),
-		Excerpt: Ptr(excerpt), Facts: facts,
+		ID: id, Title: "Title of " + id, Status: findings.StatusLocated, Facts: facts,
+		Location: &findings.Location{
+			Path: path, Lines: findings.Lines{Start: start, End: start + n - 1},
+			SHA256: hex.EncodeToString(sum[:]), Excerpt: excerpt,
+		},
 	}
 }
 
 // NotLocated builds a record of another status, with its problem.
-func NotLocated(id, status, problem string) *findings.Record {
+func NotLocated(id string, status findings.Status, problem string) *findings.Record {
 	return &findings.Record{ID: id, Title: "Title of " + id, Status: status, Problem: Ptr(problem), Facts: findings.Facts{}}
 }
 

@@ -6,7 +6,8 @@ import (
 	"github.com/keyfindings/keyfindings/source"
 )
 
-// Job is one snapshot for ExtractMany, with its document's metadata.
+// Job is one snapshot for ExtractMany (a test helper: the binary extracts
+// one snapshot at a time), with its document's metadata.
 type Job struct {
 	Snapshot source.Snapshot
 	Meta     Meta
