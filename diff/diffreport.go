@@ -186,7 +186,7 @@ func (fc FactChange) listItems() []string {
 func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 	shown := d.shown(opts)
 	if opts.Changed && len(shown) == 0 {
-		_, err := io.WriteString(w, mdtext.Text(capitalize(d.nothingChanged()))+".\n")
+		_, err := io.WriteString(w, mdtext.Text(mdtext.Capitalize(d.nothingChanged()))+".\n")
 		return err
 	}
 	var blocks []string
@@ -196,7 +196,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 	var table strings.Builder
 	table.WriteString("| Finding | Status | Where |\n| --- | --- | --- |\n")
 	for _, f := range shown {
-		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(mdtext.CodeSpan(f.ID)), cell(oneLineText(f.Title)), f.Status, cell(mdWhere(f)))
+		fmt.Fprintf(&table, "| %s %s | %s | %s |\n", cell(mdtext.CodeSpan(f.ID)), cell(mdtext.OneLine(f.Title)), f.Status, cell(mdWhere(f)))
 	}
 	add(table.String())
 	if routes := d.shownRoutes(opts); len(routes) > 0 {
@@ -208,10 +208,10 @@ func (d *Diff) WriteMarkdown(w io.Writer, opts ReportOptions) error {
 		}
 		add(fmt.Sprintf("#### %s: %s", mdtext.CodeSpan(f.ID), f.Status))
 		if f.Title != "" {
-			add(oneLineText(f.Title))
+			add(mdtext.OneLine(f.Title))
 		}
 		if f.Note != "" {
-			add(mdtext.Text(capitalize(f.Note)) + ".")
+			add(mdtext.Text(mdtext.Capitalize(f.Note)) + ".")
 		}
 		if f.Tokens != nil {
 			add("Tokens: " + mdtext.Text(f.Tokens.Text()) + ".")
@@ -286,13 +286,6 @@ func mdRoutes(routes []*RouteChange) string {
 	return b.String()
 }
 
-func capitalize(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // mdSource is a source label with the commit linked when there is one.
 func mdSource(doc *findings.Document) string {
 	s := doc.Source
@@ -358,10 +351,6 @@ func mdWhere(f *FindingDiff) string {
 func cell(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
-
-// oneLineText puts definition prose (Markdown written with the
-// definitions, not taken from the source) on one line.
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Diff as JSON.
 type (

@@ -113,7 +113,7 @@ func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 			in.absent = false
 		}
 	}
-	for _, p := range sortedKeys(w.extra) {
+	for _, p := range slices.Sorted(maps.Keys(w.extra)) {
 		if _, err := entry(p); err != nil {
 			return nil, err
 		}
@@ -511,8 +511,6 @@ func firstReleases(repo *git.Repository, cs commits, releases []Release, since t
 		return ""
 	}, nil
 }
-
-func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
 
 // Releases lists repo's release tags (vMAJOR.MINOR.PATCH, as
 // releases.SelectReleases chooses them), oldest version first, each with

@@ -8,5 +8,5 @@
 // Compiling is done in groups of query texts (one tree-sitter query each);
 // an Extractor keeps what it compiled and parsed, and remembers located
 // records by the blobs they were computed from, in memory and on disk
-// under the cache directory, per keyfindings build (buildid.ID).
+// under the cache directory, per keyfindings build (internal/buildid).
 package locate

@@ -2,7 +2,9 @@ package locate
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +55,7 @@ func compileFact(spec findings.FactSpec, available *query) (*compiledFact, error
 	if spec.Root != "" && !cf.query.hasCapture(spec.Root) {
 		return nil, fmt.Errorf("fact %q: root: its query has no capture @%s", spec.Name, spec.Root)
 	}
-	for _, sub := range sortedKeys(spec.Where) {
+	for _, sub := range slices.Sorted(maps.Keys(spec.Where)) {
 		if !cf.query.hasCapture(sub) {
 			return nil, fmt.Errorf("fact %q: where: its query has no capture @%s", spec.Name, sub)
 		}
@@ -242,15 +244,6 @@ func sortMatches(ms []match) {
 		return lo
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return first(ms[i]) < first(ms[j]) })
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // shape turns values into a fact: nothing, one value, or a list.

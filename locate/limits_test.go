@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,16 +161,7 @@ func TestSymlinkAtFindingPath(t *testing.T) {
 // linkSnapshot returns a snapshot of c in which path is a symlink to target.
 func linkSnapshot(t *testing.T, r *gittest.Repo, c *object.Commit, path, target string) source.Snapshot {
 	t.Helper()
-	s := r.Repo.Storer
-	blob := s.NewEncodedObject()
-	blob.SetType(plumbing.BlobObject)
-	w, _ := blob.Writer()
-	w.Write([]byte(target))
-	w.Close()
-	bh, err := s.SetEncodedObject(blob)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bh := r.Blob(target)
 	tree, _ := c.Tree()
 	newRoot := replaceEntry(t, r, tree, strings.Split(path, "/"), object.TreeEntry{Name: filepath.Base(path), Mode: filemode.Symlink, Hash: bh})
 	return snapshotOf(r, r.RawCommit("link at "+path, newRoot))
@@ -195,16 +185,7 @@ func replaceEntry(t *testing.T, r *gittest.Repo, tree *object.Tree, parts []stri
 		}
 		entries = append(entries, object.TreeEntry{Name: e.Name, Mode: filemode.Dir, Hash: replaceEntry(t, r, sub, parts[1:], leaf)})
 	}
-	nt := &object.Tree{Entries: entries}
-	o := r.Repo.Storer.NewEncodedObject()
-	if err := nt.Encode(o); err != nil {
-		t.Fatal(err)
-	}
-	h, err := r.Repo.Storer.SetEncodedObject(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return r.Tree(entries)
 }
 
 var _ = findings.StatusLocated
@@ -252,48 +233,12 @@ func TestControlCharacterNames(t *testing.T) {
 	// Add, with go-git's plumbing, a blob named with a newline at the
 	// top and a directory named with an escape sequence holding a .ts
 	// file that would match the query.
-	s := repo.Repo.Storer
-	blob := func(data string) plumbing.Hash {
-		o := s.NewEncodedObject()
-		o.SetType(plumbing.BlobObject)
-		w, _ := o.Writer()
-		w.Write([]byte(data))
-		w.Close()
-		h, err := s.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	putTree := func(entries []object.TreeEntry) plumbing.Hash {
-		o := s.NewEncodedObject()
-		if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
-			t.Fatal(err)
-		}
-		h, err := s.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	bad := putTree([]object.TreeEntry{{Name: "system.ts", Mode: filemode.Regular, Hash: blob(string(src))}})
+	bad := repo.Tree([]object.TreeEntry{{Name: "system.ts", Mode: filemode.Regular, Hash: repo.Blob(string(src))}})
 	entries := append([]object.TreeEntry{
 		{Name: "bad\x1b[31mdir", Mode: filemode.Dir, Hash: bad},
-		{Name: "use std::sync::Arc;\n", Mode: filemode.Regular, Hash: blob("x")},
+		{Name: "use std::sync::Arc;\n", Mode: filemode.Regular, Hash: repo.Blob("x")},
 	}, tree.Entries...)
-	// Git orders entries by name, a directory's name as if ending in '/'.
-	key := func(e object.TreeEntry) string {
-		if e.Mode == filemode.Dir {
-			return e.Name + "/"
-		}
-		return e.Name
-	}
-	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
-	nt, err := object.GetTree(s, putTree(entries))
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := snapshotOf(repo, repo.RawCommit("control characters", nt.Hash))
+	snap := snapshotOf(repo, repo.RawCommit("control characters", repo.Tree(entries)))
 
 	var listed []string
 	skipped, err := snap.Walk(func(e source.Entry) error { listed = append(listed, e.Path); return nil })

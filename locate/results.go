@@ -2,15 +2,12 @@ package locate
 
 import (
 	"crypto/sha256"
-	"debug/elf"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +15,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/buildid"
 )
 
 // A definition's records at a snapshot depend on the definition and on the
@@ -197,8 +195,8 @@ type diskEntry struct {
 }
 
 func newDiskCache(root string) *diskCache {
-	id := buildID()
-	if id == "" {
+	id, err := buildid.ID()
+	if err != nil {
 		return nil
 	}
 	sum := sha256.Sum256([]byte(id))
@@ -285,62 +283,4 @@ func (d *diskCache) prune() {
 			os.RemoveAll(filepath.Join(d.root, e.Name()))
 		}
 	}
-}
-
-var buildIDOnce = sync.OnceValue(readBuildID)
-
-func buildID() string { return buildIDOnce() }
-
-// readBuildID names the running build of keyfindings: the Go toolchain's
-// build ID of the executable, which changes with any change to its code
-// or dependencies; else (not ELF, or the ID stripped) the executable's
-// path, size and time with the module versions. "" disables the disk
-// cache.
-func readBuildID() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	if f, err := elf.Open(exe); err == nil {
-		defer f.Close()
-		if id := elfGoBuildID(f); id != "" {
-			return "go-build-id " + id
-		}
-	}
-	info, err := os.Stat(exe)
-	if err != nil {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "exe %s %d %d %s", exe, info.Size(), info.ModTime().UnixNano(), runtime.Version())
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		fmt.Fprintf(&b, " %s@%s", bi.Main.Path, bi.Main.Version)
-		for _, m := range bi.Deps {
-			fmt.Fprintf(&b, " %s@%s", m.Path, m.Version)
-		}
-		for _, s := range bi.Settings {
-			fmt.Fprintf(&b, " %s=%s", s.Key, s.Value)
-		}
-	}
-	return b.String()
-}
-
-// elfGoBuildID reads the Go build ID note the linker writes into ELF
-// executables.
-func elfGoBuildID(f *elf.File) string {
-	s := f.Section(".note.go.buildid")
-	if s == nil {
-		return ""
-	}
-	data, err := s.Data()
-	if err != nil || len(data) < 16 {
-		return ""
-	}
-	namesz := f.ByteOrder.Uint32(data[0:])
-	descsz := f.ByteOrder.Uint32(data[4:])
-	off := 12 + (int(namesz)+3)&^3
-	if namesz != 4 || string(data[12:15]) != "Go\x00" || off+int(descsz) > len(data) {
-		return ""
-	}
-	return string(data[off : off+int(descsz)])
 }

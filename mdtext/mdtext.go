@@ -242,3 +242,12 @@ func Clip(s string) string {
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
+
+// Capitalize upper-cases s's first letter when it is an ASCII lower-case
+// one: a note that starts a sentence.
+func Capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 	"github.com/keyfindings/keyfindings/route"
 )
 
@@ -445,13 +446,6 @@ func routeChanges(d *diff.Diff, anchors map[string]string) []routeChangeView {
 	return out
 }
 
-func capitalize(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // factChangeView is a fact whose single value changed; a side without
 // the fact is marked absent (a nil value could also be a JSON null).
 type factChangeView struct {
@@ -487,7 +481,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 		groups[s] = &changeGroup{Status: s, Title: pageTitle(s), ID: s}
 	}
 	for _, f := range d.Findings {
-		e := changeEntry{ID: f.ID, Old: f.Old, New: f.New, Record: f.New, Note: capitalize(f.Note)}
+		e := changeEntry{ID: f.ID, Old: f.Old, New: f.New, Record: f.New, Note: mdtext.Capitalize(f.Note)}
 		if e.Record == nil {
 			e.Record = f.Old
 		}

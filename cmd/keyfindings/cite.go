@@ -7,6 +7,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 func runCite(args []string, stdout, stderr io.Writer) error {
@@ -42,7 +43,7 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%v (at %s)", err, findings.SourceLabel(doc.Source))
 	}
 	if r.Review != nil {
-		fmt.Fprintf(stderr, "keyfindings cite: warning: %s is flagged for review %s (%s); re-read its claim before relying on it, then `keyfindings review --accept`\n", id, readLabel(doc), oneLine(*r.Review))
+		fmt.Fprintf(stderr, "keyfindings cite: warning: %s is flagged for review %s (%s); re-read its claim before relying on it, then `keyfindings review --accept`\n", id, readLabel(doc), mdtext.OneLine(*r.Review))
 	}
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: cited %s %s\n", id, readLabel(doc))

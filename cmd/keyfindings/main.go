@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // usageError marks a mistake in the command line (exit status 2).
@@ -75,12 +75,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, oneLine(err.Error()))
+			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, mdtext.OneLine(err.Error()))
 			return 2
 		case errors.Is(err, errFailed):
 			return 1
 		default:
-			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, oneLine(err.Error()))
+			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, mdtext.OneLine(err.Error()))
 			return 1
 		}
 	}
@@ -152,5 +152,3 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

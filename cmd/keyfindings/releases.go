@@ -2,19 +2,16 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/keyfindings/keyfindings/internal/buildid"
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/releases"
 	"github.com/keyfindings/keyfindings/site"
@@ -68,7 +65,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tool, err := toolVersion()
+	tool, err := buildid.ID()
 	if err != nil {
 		return err
 	}
@@ -204,35 +201,3 @@ func outside(tags []string, chosen []releases.ReleaseTag) []string {
 	}
 	return rest
 }
-
-// toolVersion identifies this keyfindings build for the releases
-// manifest, so that records extracted by another build are not reused:
-// the module version and VCS revision when the binary was built from a
-// clean checkout, else the SHA-256 of the executable itself (go run, go
-// test and builds from a modified tree carry no trustworthy revision).
-var toolVersion = sync.OnceValues(func() (string, error) {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		var rev, modified string
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value
-			}
-		}
-		if rev != "" && modified == "false" {
-			return "keyfindings " + info.Main.Version + " " + rev, nil
-		}
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("identify the keyfindings executable: %w", err)
-	}
-	data, err := os.ReadFile(exe)
-	if err != nil {
-		return "", fmt.Errorf("identify the keyfindings executable: %w", err)
-	}
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
-})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 	"github.com/keyfindings/keyfindings/verify"
 )
 
@@ -84,7 +85,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 // verifyOne checks one item, prints its line and returns its status.
 func verifyOne(stdout io.Writer, v *verify.Verifier, it verifyItem) string {
 	if it.err != nil {
-		fmt.Fprintf(stdout, "error %s: %s\n", it.text, oneLine(it.err.Error()))
+		fmt.Fprintf(stdout, "error %s: %s\n", it.text, mdtext.OneLine(it.err.Error()))
 		return verify.VerifyError
 	}
 	vd := v.Verify(it.citation, it.excerpt)
@@ -99,12 +100,12 @@ func verifyOne(stdout io.Writer, v *verify.Verifier, it verifyItem) string {
 		}
 		fmt.Fprintln(stdout, line)
 	case vd.Status == verify.VerifyChanged && vd.New != nil:
-		fmt.Fprintf(stdout, "changed %s → %s: %s\n", old, vd.New.Short().Format(), oneLine(vd.Reason))
+		fmt.Fprintf(stdout, "changed %s → %s: %s\n", old, vd.New.Short().Format(), mdtext.OneLine(vd.Reason))
 	case vd.Status == verify.VerifyError && vd.New != nil:
 		// No hash to check: the lines as they are, for the user to check.
-		fmt.Fprintf(stdout, "error %s: %s; the lines are %s\n", old, oneLine(vd.Reason), vd.New.Short().Format())
+		fmt.Fprintf(stdout, "error %s: %s; the lines are %s\n", old, mdtext.OneLine(vd.Reason), vd.New.Short().Format())
 	default:
-		fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, oneLine(vd.Reason))
+		fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, mdtext.OneLine(vd.Reason))
 	}
 	return vd.Status
 }
