@@ -493,6 +493,14 @@ type Pin struct {
 	Repo   string `yaml:"repo"`
 	Ref    string `yaml:"ref"`
 	Commit string `yaml:"commit"`
+	// Name is how page titles call the upstream ("… · opencode").
+	Name string `yaml:"name"`
+	// VersionFile is the package.json whose "version" a build records as
+	// source.version.
+	VersionFile string `yaml:"version_file"`
+	// LicenseFile is the licence file a build records as source.license
+	// and the site copies to upstream-license.txt.
+	LicenseFile string `yaml:"license_file"`
 }
 
 // DefaultPin returns the pin compiled into the binary.

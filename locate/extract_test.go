@@ -364,3 +364,37 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestSourceFactsFromPin: the files a document's version and licence come
+// from are the pin's (findings/pin.yaml), not names in the code.
+func TestSourceFactsFromPin(t *testing.T) {
+	pin := findings.DefaultPin()
+	if pin.VersionFile != "packages/opencode/package.json" || pin.LicenseFile != "LICENSE" || pin.Name != "opencode" {
+		t.Fatalf("pin.yaml says %+v", pin)
+	}
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"pkg/package.json":               "{\"version\": \"9.9.9\"}\n",
+		"COPYING":                        "licence text\n",
+		"packages/opencode/package.json": "{\"version\": \"1.0.0\"}\n",
+		"LICENSE":                        "other licence\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := loadDefs(t, "../testdata/extract/defs")
+	x.pin.VersionFile, x.pin.LicenseFile = "pkg/package.json", "COPYING"
+	res, err := x.Extract(source.NewDirSnapshot(dir), Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := res.Document.Source
+	if src.Version == nil || *src.Version != "9.9.9" || src.License == nil || src.License.Path != "COPYING" || string(res.License) != "licence text\n" {
+		t.Errorf("version %v, licence %+v %q; want them from the pin's files", src.Version, src.License, res.License)
+	}
+}

@@ -82,7 +82,9 @@ func (cd *compiledDef) shape(name string) *compiledShape {
 // and its matches computed once per definition.
 type Extractor struct {
 	// tool names this build and the catalog's fingerprint in documents.
-	tool    findings.Tool
+	tool findings.Tool
+	// pin says which files hold the upstream's version and licence.
+	pin     findings.Pin
 	defs    []*compiledDef
 	parses  *parseCache
 	results *resultCache
@@ -117,7 +119,7 @@ type CompileOptions struct {
 // CompileWith is Compile with options.
 func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error) {
 	n := workers()
-	x := &Extractor{parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), lineage: newLineage(), cpu: make(chan struct{}, n), workers: n}
+	x := &Extractor{pin: findings.DefaultPin(), parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), lineage: newLineage(), cpu: make(chan struct{}, n), workers: n}
 	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
@@ -317,7 +319,7 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 		doc.Source.Commit = strp(c)
 		doc.Source.CommittedAt = strp(snap.CommittedAt().UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	if pkg, err := r.readFile("packages/opencode/package.json"); err == nil {
+	if pkg, err := r.readFile(x.pin.VersionFile); err == nil {
 		var v struct {
 			Version string `json:"version"`
 		}
@@ -327,9 +329,9 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 	} else if !errors.Is(err, source.ErrNotFound) {
 		return nil, err
 	}
-	if lic, err := r.readFile("LICENSE"); err == nil {
+	if lic, err := r.readFile(x.pin.LicenseFile); err == nil {
 		sum := sha256.Sum256(lic.Data)
-		doc.Source.License = &findings.License{Path: "LICENSE", SHA256: hex.EncodeToString(sum[:])}
+		doc.Source.License = &findings.License{Path: x.pin.LicenseFile, SHA256: hex.EncodeToString(sum[:])}
 		res.License = lic.Data
 	} else if !errors.Is(err, source.ErrNotFound) {
 		return nil, err

@@ -99,35 +99,35 @@ func SelectReleases(tags []string, sel Selection) ([]ReleaseTag, error) {
 		match = DefaultMatch
 	}
 	if _, err := path.Match(match, ""); err != nil {
-		return nil, fmt.Errorf("--match %q is not a valid glob: %v", match, err)
+		return nil, selectionErrorf("%s %q is not a valid glob: %v", FieldMatch, match, err)
 	}
 	known := map[string]bool{}
 	for _, t := range tags {
 		known[t] = true
 	}
-	bound := func(flag, name string) (*Version, error) {
+	bound := func(field Field, name string) (*Version, error) {
 		if name == "" {
 			return nil, nil
 		}
 		if !known[name] {
-			return nil, fmt.Errorf("--%s %s: no such tag in the repository (list them with `git tag`)", flag, name)
+			return nil, selectionErrorf("%s %s: no such tag in the repository (list them with `git tag`)", field, name)
 		}
 		v, ok := tagVersion(name)
 		if !ok {
-			return nil, fmt.Errorf("--%s %s: the tag carries no semantic version (want vMAJOR.MINOR.PATCH)", flag, name)
+			return nil, selectionErrorf("%s %s: the tag carries no semantic version (want vMAJOR.MINOR.PATCH)", field, name)
 		}
 		return &v, nil
 	}
-	from, err := bound("from", sel.From)
+	from, err := bound(FieldFrom, sel.From)
 	if err != nil {
 		return nil, err
 	}
-	to, err := bound("to", sel.To)
+	to, err := bound(FieldTo, sel.To)
 	if err != nil {
 		return nil, err
 	}
 	if from != nil && to != nil && from.Compare(*to) > 0 {
-		return nil, fmt.Errorf("--from %s is a later version than --to %s", sel.From, sel.To)
+		return nil, selectionErrorf("%s %s is a later version than %s %s", FieldFrom, sel.From, FieldTo, sel.To)
 	}
 	var out []ReleaseTag
 	for _, t := range tags {
@@ -183,4 +183,45 @@ func CompareReleaseTags(a, b string) int {
 		return strings.Compare(a, b)
 	}
 	return compareReleases(ReleaseTag{a, va}, ReleaseTag{b, vb})
+}
+
+// Field is a part of a Selection, as an error names it.
+type Field int
+
+// Selection fields.
+const (
+	FieldMatch Field = iota
+	FieldFrom
+	FieldTo
+)
+
+// fieldNames name the fields in SelectionError's own text.
+var fieldNames = map[Field]string{FieldMatch: "tag pattern", FieldFrom: "first tag", FieldTo: "last tag"}
+
+// SelectionError is a Selection that cannot be applied: a bad pattern, a
+// bound that is not a release tag, or bounds in the wrong order. Its
+// text names the fields as names says (Text), so that a command can name
+// them by its flags.
+type SelectionError struct {
+	format string
+	args   []any
+}
+
+func (e *SelectionError) Error() string { return e.Text(fieldNames) }
+
+// Text is the error's text with each Field named as names says.
+func (e *SelectionError) Text(names map[Field]string) string {
+	args := make([]any, len(e.args))
+	for i, a := range e.args {
+		if f, ok := a.(Field); ok {
+			a = names[f]
+		}
+		args[i] = a
+	}
+	return fmt.Sprintf(e.format, args...)
+}
+
+// selectionErrorf is a SelectionError; Field arguments are named by Text.
+func selectionErrorf(format string, args ...any) error {
+	return &SelectionError{format: format, args: args}
 }

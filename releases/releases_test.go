@@ -1,6 +1,8 @@
 package releases
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -122,8 +124,18 @@ func TestSelectReleases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := SelectReleases(tags, tc.sel)
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err = %v, want one containing %q", err, tc.err)
+				// The command names the fields by its flags.
+				flags := map[Field]string{FieldMatch: "--match", FieldFrom: "--from", FieldTo: "--to"}
+				var se *SelectionError
+				text := fmt.Sprint(err)
+				if errors.As(err, &se) {
+					text = se.Text(flags)
+					if strings.Contains(err.Error(), "--") {
+						t.Errorf("the error's own text %q names a flag", err)
+					}
+				}
+				if err == nil || !strings.Contains(text, tc.err) {
+					t.Fatalf("err = %v (%s), want one containing %q", err, text, tc.err)
 				}
 				return
 			}

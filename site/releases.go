@@ -313,7 +313,7 @@ func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Docum
 	}
 	p := newReleasePage(set, "index.html", figures)
 	nav := []navItem{{Title: "Releases", File: "index.html", Current: true}, {Title: "Key findings at " + tags[n-1], File: tags[n-1] + "/index.html"}}
-	title := "Key findings across releases · opencode " + tags[0] + " to " + tags[n-1]
+	title := "Key findings across releases · " + findings.DefaultPin().Name + " " + tags[0] + " to " + tags[n-1]
 	return p.html(releasesTemplate, v, title, "style.css", nav)
 }
 
@@ -542,5 +542,5 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 		{Title: "Key findings at " + tag, File: "index.html"},
 		{Title: "Changes since " + prev, File: changesFile, Current: true},
 	}
-	return p.html(changesTemplate, v, "Changes in "+tag+" since "+prev+" · opencode", "style.css", nav)
+	return p.html(changesTemplate, v, "Changes in "+tag+" since "+prev+" · "+findings.DefaultPin().Name, "style.css", nav)
 }

@@ -345,7 +345,7 @@ func (r *renderer) htmlPage(name string, p *pageView, heading, file string) ([]b
 		Body:        htmltemplate.HTML(body), // goldmark output: escaped, no raw HTML
 		LicenseFile: r.view.LicenseFile,
 	}
-	lv.Title = heading + " · opencode"
+	lv.Title = heading + " · " + findings.DefaultPin().Name
 	if r.view.Source.Version != "" {
 		lv.Title += " " + r.view.Source.Version
 	}

@@ -31,7 +31,7 @@ func DefaultCacheDir() (string, error) {
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no user cache directory (%v); pass --cache DIR", err)
+		return "", &Error{Problem: fmt.Sprintf("no user cache directory (%v)", err), Remedy: OtherCacheDir, Err: err}
 	}
 	return filepath.Join(base, "keyfindings"), nil
 }
@@ -62,7 +62,7 @@ func cachePath(root, url string) string {
 // fetch into one repository at once.
 func lockCache(dir string) (*cacheEntry, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return nil, fmt.Errorf("create cache directory: %w (pass --cache DIR)", err)
+		return nil, &Error{Problem: "create cache directory: " + err.Error(), Remedy: OtherCacheDir, Err: err}
 	}
 	f, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
@@ -80,7 +80,7 @@ func lockCache(dir string) (*cacheEntry, error) {
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("cache entry %s is locked by another keyfindings run for over %s; wait for it or pass --cache DIR", dir, lockWait)
+			return nil, &Error{Problem: fmt.Sprintf("cache entry %s is locked by another keyfindings run for over %s; wait for it", dir, lockWait), Remedy: OtherCacheDir}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -301,7 +301,7 @@ func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 		return o.setHead(ctx)
 	}
 	if errors.Is(err, errTryFull) {
-		return fmt.Errorf("fetch %s: %s; check the URL or pass --repo PATH to a local copy", url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": "))
+		return &Error{Problem: fmt.Sprintf("fetch %s: %s", url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": ")), Remedy: CheckURL}
 	}
 	return err
 }
@@ -351,13 +351,13 @@ var errTryFull = errors.New("try a full fetch")
 func (o *Opened) fetchError(ctx context.Context, url string, err error) error {
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("fetch %s: no answer within --timeout %s; the cache is kept and the next run resumes (raise --timeout or pass --repo PATH)", url, o.opts.Timeout)
+		return &Error{Problem: fmt.Sprintf("fetch %s: no answer within %s; the cache is kept and the next run resumes", url, o.opts.Timeout), Remedy: MoreTime, Err: err}
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return fmt.Errorf("fetch %s: the remote repository is empty; check the URL", url)
 	case errors.Is(err, transport.ErrRepositoryNotFound):
 		return fmt.Errorf("fetch %s: repository not found; check the URL", url)
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
-		return fmt.Errorf("fetch %s: the server asks for credentials; use a public URL or pass --repo PATH to a local copy", url)
+		return &Error{Problem: fmt.Sprintf("fetch %s: the server asks for credentials", url), Remedy: UsePublicURL, Err: err}
 	case isNetworkError(err):
 		return networkError(url, err)
 	}
@@ -404,9 +404,9 @@ func isNetworkError(err error) bool {
 
 func networkError(url string, err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") || strings.Contains(err.Error(), "connection reset") {
-		return fmt.Errorf("fetch %s: the transfer broke off (%s); the cache is kept, run again to resume, or pass --repo PATH to a local copy", url, mdtext.OneLine(lastCause(err)))
+		return &Error{Problem: fmt.Sprintf("fetch %s: the transfer broke off (%s); the cache is kept", url, mdtext.OneLine(lastCause(err))), Remedy: RunAgain, Err: err}
 	}
-	return fmt.Errorf("fetch %s: cannot reach the server (%s); to work offline pass --repo PATH to a local copy", url, mdtext.OneLine(lastCause(err)))
+	return &Error{Problem: fmt.Sprintf("fetch %s: cannot reach the server (%s)", url, mdtext.OneLine(lastCause(err))), Remedy: WorkOffline, Err: err}
 }
 
 func lastCause(err error) string {

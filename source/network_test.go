@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -131,8 +132,9 @@ func TestFetchSlowServerTimeout(t *testing.T) {
 		t.Fatal("a server that does not answer did not time out")
 	}
 	t.Logf("slow: %v", err)
-	if !strings.Contains(err.Error(), "--timeout") || strings.Contains(err.Error(), "\n") {
-		t.Errorf("error %q, want one line naming --timeout", err)
+	var se *Error
+	if !errors.As(err, &se) || se.Remedy != MoreTime || !strings.Contains(err.Error(), "no answer within 300ms") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q, want one line saying the time ran out, with the remedy MoreTime", err)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("took %s to give up", d)

@@ -80,7 +80,7 @@ func Open(ctx context.Context, opts Options) (*Opened, error) {
 	switch {
 	case repo == "":
 		if opts.Pin.Repo == "" {
-			return nil, errors.New("no --repo given and no pin configured")
+			return nil, &Error{Problem: "no repository given and no pin configured", Remedy: GiveSource}
 		}
 		o.Kind = KindPin
 		o.DefaultRef = opts.Pin.Ref
@@ -158,24 +158,24 @@ func localFileURL(s string) string {
 
 func (o *Opened) openLocal(p string) error {
 	if scheme, _, ok := strings.Cut(p, "://"); ok && !strings.ContainsAny(scheme, "/\\") {
-		return fmt.Errorf("--repo %s: unsupported URL scheme %q; use https://, http://, git://, ssh:// or file://, or a local path", p, scheme)
+		return &Error{Repo: p, Problem: fmt.Sprintf("unsupported URL scheme %q; use https://, http://, git://, ssh:// or file://, or a local path", scheme)}
 	}
 	info, err := os.Stat(p)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("--repo %s: no such file or directory; give a git repository, a directory of source files or a URL", p)
+			return &Error{Repo: p, Problem: "no such file or directory; give a git repository, a directory of source files or a URL", Err: err}
 		}
-		return fmt.Errorf("--repo %s: %v", p, err)
+		return &Error{Repo: p, Problem: err.Error(), Err: err}
 	}
 	if !info.IsDir() {
-		return fmt.Errorf("--repo %s is a file, not a git repository or directory; give the repository's directory", p)
+		return &Error{Repo: p, Problem: "is a file, not a git repository or directory; give the repository's directory"}
 	}
 	// A linked worktree keeps its objects and refs in the main
 	// repository's directory (commondir).
 	r, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: false, EnableDotGitCommonDir: true})
 	if err == nil {
 		if r, err = withSmallCache(r); err != nil {
-			return fmt.Errorf("--repo %s: cannot open as a git repository: %v", p, err)
+			return &Error{Repo: p, Problem: "cannot open as a git repository: " + err.Error(), Err: err}
 		}
 		o.Kind = KindLocalGit
 		o.Repo = r
@@ -183,7 +183,7 @@ func (o *Opened) openLocal(p string) error {
 		return nil
 	}
 	if !errors.Is(err, git.ErrRepositoryNotExists) {
-		return fmt.Errorf("--repo %s: cannot open as a git repository: %v", p, err)
+		return &Error{Repo: p, Problem: "cannot open as a git repository: " + err.Error(), Err: err}
 	}
 	o.Kind = KindDir
 	o.Dir = p
@@ -258,7 +258,7 @@ func (r *Resolved) Label() string {
 func (o *Opened) At(ref string) (*Resolved, error) {
 	if o.Kind == KindDir {
 		if ref != "" {
-			return nil, fmt.Errorf("ref %s: %s is a plain directory, not a git repository; refs need --repo to name a git repository", ref, o.Dir)
+			return nil, &Error{Problem: fmt.Sprintf("ref %s: %s is a plain directory, not a git repository", ref, o.Dir), Remedy: UseGitRepository, Err: ErrPlainDirectory}
 		}
 		return &Resolved{Snapshot: NewDirSnapshot(o.Dir)}, nil
 	}
@@ -286,17 +286,17 @@ func (o *Opened) At(ref string) (*Resolved, error) {
 // commit. An abbreviated id matching several commits is an error.
 func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 	if strings.HasPrefix(ref, "-") || ref == "" {
-		return nil, fmt.Errorf("ref %q is not a valid ref; give a tag, branch or commit", ref)
+		return nil, refErrorf(ref, "ref %q is not a valid ref; give a tag, branch or commit", ref)
 	}
 	// go-git reads "<rev>:<path>" and "<rev>^{tree}" as the commit itself;
 	// git reads them as a blob or a tree. Neither names a commit.
 	if strings.Contains(ref, ":") || (strings.Contains(ref, "^{") && !strings.HasSuffix(ref, "^{commit}")) {
-		return nil, fmt.Errorf("ref %s names a file or a tree, not a commit; give a tag, branch or commit", ref)
+		return nil, refErrorf(ref, "ref %s names a file or a tree, not a commit; give a tag, branch or commit", ref)
 	}
 	named := isRefName(repo, ref)
 	if !named && allHex(ref) {
 		if len(ref) < 4 {
-			return nil, fmt.Errorf("ref %s: an abbreviated commit id needs at least 4 hex digits", ref)
+			return nil, refErrorf(ref, "ref %s: an abbreviated commit id needs at least 4 hex digits", ref)
 		}
 		// Commit ids are lowercase; git accepts either case.
 		ref = strings.ToLower(ref)
@@ -306,19 +306,19 @@ func ResolveCommit(repo *git.Repository, ref string) (*object.Commit, error) {
 		// go-git stops at the first tag object; git peels a tag of a tag.
 		if h, err = peelTag(repo, ref); err != nil {
 			if alt := otherTagSpelling(repo, ref); alt != "" {
-				return nil, fmt.Errorf("ref %s: unknown revision in this repository; did you mean %s?", ref, alt)
+				return nil, refErrorf(ref, "ref %s: unknown revision in this repository; did you mean %s?", ref, alt)
 			}
-			return nil, fmt.Errorf("ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
+			return nil, refErrorf(ref, "ref %s: unknown revision in this repository; list tags with `git tag` or give a full commit id", ref)
 		}
 	}
 	if isHex(ref) && len(ref) < 40 && !named {
 		if n, err := countCommitsWithPrefix(repo, ref); err == nil && n > 1 {
-			return nil, fmt.Errorf("ref %s: abbreviated commit id is ambiguous (%d commits match); give more digits", ref, n)
+			return nil, refErrorf(ref, "ref %s: abbreviated commit id is ambiguous (%d commits match); give more digits", ref, n)
 		}
 	}
 	c, err := repo.CommitObject(*h)
 	if err != nil {
-		return nil, fmt.Errorf("ref %s: %s is not a readable commit: %v", ref, h, err)
+		return nil, refErrorf(ref, "ref %s: %s is not a readable commit: %v", ref, h, err)
 	}
 	return c, nil
 }

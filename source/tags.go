@@ -19,7 +19,7 @@ import (
 // has no tags.
 func (o *Opened) Tags(ctx context.Context) ([]string, error) {
 	if o.Kind == KindDir {
-		return nil, fmt.Errorf("%s is a plain directory, which has no tags; point --repo at a git repository", o.Dir)
+		return nil, &Error{Problem: o.Dir + " is a plain directory, which has no tags", Remedy: UseGitRepository, Err: ErrPlainDirectory}
 	}
 	if o.cache != nil {
 		names, err := o.remoteTags(ctx)

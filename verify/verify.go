@@ -43,6 +43,9 @@ type Verdict struct {
 	// Reason says why a citation is changed or could not be checked, or
 	// notes where else moved bytes were found.
 	Reason string
+	// Err is the error an error verdict's Reason tells of, when there is
+	// one (a typed error the caller may word otherwise).
+	Err error
 }
 
 // Verifier checks citations against one opened source: each at its own
@@ -93,7 +96,7 @@ func (v *Verifier) Verify(c cite.Citation, excerpt *string) Verdict {
 	short := shortHex(c.Commit)
 	snap, err := v.snapshotAt(c.Commit)
 	if err != nil {
-		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error(), Err: err}
 	}
 	f, err := snap.ReadFile(c.Path)
 	if err != nil {
@@ -243,11 +246,11 @@ func (v *Verifier) search(c cite.Citation, orig []byte, sum string) Verdict {
 	case errors.As(err, &tl):
 		gone = "is too large to read"
 	default:
-		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error(), Err: err}
 	}
 	hits, err := v.searchTree(c.Path, orig, c.Start)
 	if err != nil {
-		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error(), Err: err}
 	}
 	if len(hits) > 0 {
 		best := 0
@@ -346,7 +349,7 @@ func (v *Verifier) verifyNoCommit(c cite.Citation) Verdict {
 		if v.def == nil {
 			d, err := v.o.At("")
 			if err != nil {
-				return Verdict{Status: VerifyError, Citation: c, Reason: err.Error()}
+				return Verdict{Status: VerifyError, Citation: c, Reason: err.Error(), Err: err}
 			}
 			v.def = d
 		}
@@ -395,17 +398,17 @@ func (v *Verifier) snapshotAt(commit string) (source.Snapshot, error) {
 		return s, nil
 	}
 	if v.o.Kind == source.KindDir {
-		return nil, fmt.Errorf("the citation names commit %s but --repo %s is a plain directory; point --repo at a git repository that has the commit", shortHex(commit), v.o.Dir)
+		return nil, &source.Error{Problem: fmt.Sprintf("the citation names commit %s but %s is a plain directory", shortHex(commit), v.o.Dir), Remedy: source.UseGitRepository, Err: source.ErrPlainDirectory}
 	}
 	c, err := v.commit(commit)
 	if errors.Is(err, errNoCommit) && (v.o.Kind == source.KindURL || v.o.Kind == source.KindPin) {
 		if ferr := v.o.Ensure(context.Background(), commit); ferr != nil {
-			return nil, fmt.Errorf("commit %s: %v", shortHex(commit), ferr)
+			return nil, fmt.Errorf("commit %s: %w", shortHex(commit), ferr)
 		}
 		c, err = v.commit(commit)
 	}
 	if errors.Is(err, errNoCommit) {
-		return nil, fmt.Errorf("commit %s is not in this repository; fetch it, or point --repo at a clone that has it", shortHex(commit))
+		return nil, &source.Error{Problem: fmt.Sprintf("commit %s is not in this repository", shortHex(commit)), Remedy: source.UseClone}
 	}
 	if err != nil {
 		return nil, err

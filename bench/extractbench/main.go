@@ -334,7 +334,8 @@ func runFloor(args []string) error {
 		return err
 	}
 	// Extract also reads these two for the document's source block.
-	want := map[string]bool{"packages/opencode/package.json": true, "LICENSE": true}
+	pin := findings.DefaultPin()
+	want := map[string]bool{pin.VersionFile: true, pin.LicenseFile: true}
 	for _, d := range cat.Definitions {
 		for _, form := range d.Forms() {
 			want[form.Path] = true

@@ -10,7 +10,6 @@ import (
 	"os"
 
 	"github.com/keyfindings/keyfindings/findings"
-	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // usageError marks a mistake in the command line (exit status 2).
@@ -75,12 +74,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, mdtext.OneLine(err.Error()))
+			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, errorLine(err))
 			return 2
 		case errors.Is(err, errFailed):
 			return 1
 		default:
-			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, mdtext.OneLine(err.Error()))
+			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, errorLine(err))
 			return 1
 		}
 	}

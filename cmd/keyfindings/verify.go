@@ -85,7 +85,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 // verifyOne checks one item, prints its line and returns its status.
 func verifyOne(stdout io.Writer, v *verify.Verifier, it verifyItem) string {
 	if it.err != nil {
-		fmt.Fprintf(stdout, "error %s: %s\n", it.text, mdtext.OneLine(it.err.Error()))
+		fmt.Fprintf(stdout, "error %s: %s\n", it.text, errorLine(it.err))
 		return verify.VerifyError
 	}
 	vd := v.Verify(it.citation, it.excerpt)
@@ -105,7 +105,7 @@ func verifyOne(stdout io.Writer, v *verify.Verifier, it verifyItem) string {
 		// No hash to check: the lines as they are, for the user to check.
 		fmt.Fprintf(stdout, "error %s: %s; the lines are %s\n", old, mdtext.OneLine(vd.Reason), vd.New.Short().Format())
 	default:
-		fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, mdtext.OneLine(vd.Reason))
+		fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, advise(vd.Reason, vd.Err))
 	}
 	return vd.Status
 }
