@@ -1,5 +1,7 @@
 // Package site turns records into the published files and writes them
-// atomically.
+// atomically, after the records (source → locate → records → site): a
+// commit's pages and findings.md through the templates, goldmark and the
+// one escaping toolkit (mdtext), and the pages of a releases directory.
 package site
 
 import (

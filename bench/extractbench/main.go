@@ -1,5 +1,5 @@
 // Command extractbench times keyfindings' extraction against a local copy
-// of opencode's history, through the extract API: the releases loop (one
+// of opencode's history, through the source and locate APIs: the releases loop (one
 // Extractor over many tags, as `keyfindings releases` runs it) and the
 // floor (reading the files the catalog needs and parsing each once). It
 // is a benchmark tool, not part of keyfindings; bench/run.sh drives it.
