@@ -198,7 +198,7 @@ func realRepo(b *testing.B) *source.Opened {
 }
 
 func realJob(b *testing.B, o *source.Opened, tag string) Job {
-	at, err := o.At(tag)
+	at, err := o.At(context.Background(), tag)
 	if err != nil {
 		b.Fatal(err)
 	}

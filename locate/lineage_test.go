@@ -206,7 +206,7 @@ func TestLineageRealHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer o.Close()
-	at, err := o.At("v1.18.3")
+	at, err := o.At(context.Background(), "v1.18.3")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -162,7 +162,7 @@ func TestConcurrentRunsShareCache(t *testing.T) {
 				return
 			}
 			defer o.Close()
-			at, err := o.At("v0.1.0")
+			at, err := o.At(context.Background(), "v0.1.0")
 			if err != nil {
 				errs[i] = err
 				return

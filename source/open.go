@@ -68,14 +68,13 @@ type Opened struct {
 	PinnedCommit string
 	opts         Options
 	cache        *cacheEntry
-	ctx          context.Context
 	url          string
 	fetched      map[string]bool
 }
 
 // Open opens the source named by opts.Repo without choosing a commit.
 func Open(ctx context.Context, opts Options) (*Opened, error) {
-	o := &Opened{opts: opts, ctx: ctx}
+	o := &Opened{opts: opts}
 	repo := opts.Repo
 	switch {
 	case repo == "":
@@ -252,10 +251,11 @@ func (r *Resolved) Label() string {
 	return findings.SourceLabel(src)
 }
 
-// At resolves ref (or the default ref) to a snapshot. When the default ref
+// At resolves ref (or the default ref) to a snapshot, fetching it first
+// into a cached source that lacks it (ctx cancels the fetch). When the default ref
 // is the pin's tag, a tag that resolves to another commit than the pinned
 // one is an error.
-func (o *Opened) At(ref string) (*Resolved, error) {
+func (o *Opened) At(ctx context.Context, ref string) (*Resolved, error) {
 	if o.Kind == KindDir {
 		if ref != "" {
 			return nil, &Error{Problem: fmt.Sprintf("ref %s: %s is a plain directory, not a git repository", ref, o.Dir), Remedy: UseGitRepository, Err: ErrPlainDirectory}
@@ -265,7 +265,7 @@ func (o *Opened) At(ref string) (*Resolved, error) {
 	if ref == "" {
 		ref = o.DefaultRef
 	}
-	if err := o.Ensure(o.ctx, ref); err != nil {
+	if err := o.Ensure(ctx, ref); err != nil {
 		return nil, err
 	}
 	c, err := ResolveCommit(o.Repo, ref)

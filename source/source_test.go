@@ -63,7 +63,7 @@ func openAt(t *testing.T, opts Options, ref string) (*Opened, *Resolved, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	at, err := o.At(ref)
+	at, err := o.At(context.Background(), ref)
 	if err != nil {
 		o.Close()
 		return nil, nil, err

@@ -42,7 +42,7 @@ func TestTags(t *testing.T) {
 		t.Errorf("remote Tags = %v, %v; want %v", got, err, want)
 	}
 	// A tag the first fetch did not bring is fetched on demand.
-	at, err := fetched.At("v0.2.0")
+	at, err := fetched.At(context.Background(), "v0.2.0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,10 +75,10 @@ func (v *Verifier) RelocateWith(x *locate.Extractor) { v.x = x }
 
 // NewVerifier returns a verifier for o. With a non-empty ref, citations
 // are checked against that ref ("is this still true there?").
-func NewVerifier(o *source.Opened, ref string) (*Verifier, error) {
+func NewVerifier(ctx context.Context, o *source.Opened, ref string) (*Verifier, error) {
 	v := &Verifier{o: o, snaps: map[string]source.Snapshot{}}
 	if ref != "" {
-		at, err := o.At(ref)
+		at, err := o.At(ctx, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -89,12 +89,12 @@ func NewVerifier(o *source.Opened, ref string) (*Verifier, error) {
 
 // Verify checks citation c. excerpt, when not nil, is the record's
 // excerpt (from a findings.json), which must match the cited bytes too.
-func (v *Verifier) Verify(c cite.Citation, excerpt *string) Verdict {
+func (v *Verifier) Verify(ctx context.Context, c cite.Citation, excerpt *string) Verdict {
 	if !c.HasCommit() {
-		return v.verifyNoCommit(c)
+		return v.verifyNoCommit(ctx, c)
 	}
 	short := shortHex(c.Commit)
-	snap, err := v.snapshotAt(c.Commit)
+	snap, err := v.snapshotAt(ctx, c.Commit)
 	if err != nil {
 		return Verdict{Status: VerifyError, Citation: c, Reason: err.Error(), Err: err}
 	}
@@ -343,11 +343,11 @@ func (v *Verifier) searchTree(skip string, orig []byte, near int) ([]spanHit, er
 // hash prefix: against the target ref, or the source as it is. Without the
 // original bytes, only the cited file can be searched, by hashing each
 // range of the same number of lines.
-func (v *Verifier) verifyNoCommit(c cite.Citation) Verdict {
+func (v *Verifier) verifyNoCommit(ctx context.Context, c cite.Citation) Verdict {
 	at := v.target
 	if at == nil {
 		if v.def == nil {
-			d, err := v.o.At("")
+			d, err := v.o.At(ctx, "")
 			if err != nil {
 				return Verdict{Status: VerifyError, Citation: c, Reason: err.Error(), Err: err}
 			}
@@ -393,7 +393,7 @@ func (v *Verifier) verifyNoCommit(c cite.Citation) Verdict {
 
 // snapshotAt returns the snapshot of a cited commit, reading each once. A
 // fetched source that lacks the commit fetches it first.
-func (v *Verifier) snapshotAt(commit string) (source.Snapshot, error) {
+func (v *Verifier) snapshotAt(ctx context.Context, commit string) (source.Snapshot, error) {
 	if s, ok := v.snaps[commit]; ok {
 		return s, nil
 	}
@@ -402,7 +402,7 @@ func (v *Verifier) snapshotAt(commit string) (source.Snapshot, error) {
 	}
 	c, err := v.commit(commit)
 	if errors.Is(err, errNoCommit) && (v.o.Kind == source.KindURL || v.o.Kind == source.KindPin) {
-		if ferr := v.o.Ensure(context.Background(), commit); ferr != nil {
+		if ferr := v.o.Ensure(ctx, commit); ferr != nil {
 			return nil, fmt.Errorf("commit %s: %w", shortHex(commit), ferr)
 		}
 		c, err = v.commit(commit)

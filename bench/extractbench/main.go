@@ -181,7 +181,7 @@ func runReleases(args []string) error {
 	}
 	snaps := make([]source.Snapshot, len(tags))
 	for i, tag := range tags {
-		at, err := o.At(tag)
+		at, err := o.At(context.Background(), tag)
 		if err != nil {
 			return err
 		}
@@ -360,7 +360,7 @@ func runFloor(args []string) error {
 		return err
 	}
 	defer o.Close()
-	at, err := o.At(*ref)
+	at, err := o.At(context.Background(), *ref)
 	if err != nil {
 		return err
 	}

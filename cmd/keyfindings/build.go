@@ -111,8 +111,8 @@ func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*source.Opene
 }
 
 // extractAt resolves ref in o and runs the catalog there.
-func extractAt(o *source.Opened, x *locate.Extractor, ref string) (*locate.Result, error) {
-	at, err := o.At(ref)
+func extractAt(ctx context.Context, o *source.Opened, x *locate.Extractor, ref string) (*locate.Result, error) {
+	at, err := o.At(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -145,12 +145,13 @@ func (s *sourceFlags) extractOne(stderr io.Writer) (*findings.Catalog, *locate.R
 	if err != nil {
 		return nil, nil, err
 	}
-	o, err := s.open(context.Background(), stderr)
+	ctx := context.Background()
+	o, err := s.open(ctx, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer o.Close()
-	res, err := extractAt(o, x, s.ref)
+	res, err := extractAt(ctx, o, x, s.ref)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -134,7 +134,7 @@ func loadSides(src *sourceFlags, args []string, stderr io.Writer) ([]*findings.D
 		if err := o.Ensure(ctx, args[i]); err != nil {
 			return nil, err
 		}
-		res, err := extractAt(o, x, args[i])
+		res, err := extractAt(ctx, o, x, args[i])
 		if err != nil {
 			return nil, err
 		}

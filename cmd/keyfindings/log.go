@@ -113,7 +113,7 @@ func logRange(ctx context.Context, o *source.Opened, from, to string) (*object.C
 			return nil, nil, err
 		}
 	}
-	at, err := o.At(to)
+	at, err := o.At(ctx, to)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--to: %w", err)
 	}

@@ -118,7 +118,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out)
 		}
 		start := time.Now()
-		how, commit, err := putRelease(dir, o, x, key, t.Name)
+		how, commit, err := putRelease(ctx, dir, o, x, key, t.Name)
 		if err != nil {
 			return fmt.Errorf("release %s: %w", t.Name, err)
 		}
@@ -160,8 +160,8 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 // putRelease writes the release tag into dir: reused from dir when it was
 // built there from the same commit with key, else extracted. It returns
 // how, for the progress line, and the commit the tag names.
-func putRelease(dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
-	at, err := o.At(tag)
+func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
+	at, err := o.At(ctx, tag)
 	if err != nil {
 		return "", "", err
 	}

@@ -49,12 +49,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if len(items) == 0 {
 		return errors.New("nothing to verify: the inputs hold no located findings or citations")
 	}
-	o, err := src.open(context.Background(), stderr)
+	ctx := context.Background()
+	o, err := src.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer o.Close()
-	v, err := verify.NewVerifier(o, src.ref)
+	v, err := verify.NewVerifier(ctx, o, src.ref)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	counts := map[string]int{}
 	for _, it := range items {
-		status := verifyOne(stdout, v, it)
+		status := verifyOne(ctx, stdout, v, it)
 		counts[status]++
 	}
 	fmt.Fprintln(stdout, verifySummary(counts))
@@ -83,12 +84,12 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 }
 
 // verifyOne checks one item, prints its line and returns its status.
-func verifyOne(stdout io.Writer, v *verify.Verifier, it verifyItem) string {
+func verifyOne(ctx context.Context, stdout io.Writer, v *verify.Verifier, it verifyItem) string {
 	if it.err != nil {
 		fmt.Fprintf(stdout, "error %s: %s\n", it.text, errorLine(it.err))
 		return verify.VerifyError
 	}
-	vd := v.Verify(it.citation, it.excerpt)
+	vd := v.Verify(ctx, it.citation, it.excerpt)
 	old := it.citation.Short().Format()
 	switch {
 	case vd.Status == verify.VerifyOK:
