@@ -24,7 +24,7 @@
 #     releases-cmd  keyfindings releases: every tag's site and the index,
 #                   empty cache directory, new output directory
 #     releases      the extraction alone: one Extractor over every tag
-#                   (bench/extractbench, ExtractMany), no cache
+#                   (bench/extractbench, several at once), no cache
 #     peer          the peer once per tag
 #
 # With BASE=<git ref>, the rows build-cold, extract-cold and

@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/review"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // fixtureTree holds synthetic sources shaped like the opencode files the
@@ -343,11 +345,11 @@ func TestCatalogOnFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := extract.Compile(cat)
+	x, err := locate.Compile(cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := x.Extract(extract.NewDirSnapshot(fixtureTree), extract.Meta{Repo: "https://github.com/anomalyco/opencode"})
+	res, err := x.Extract(source.NewDirSnapshot(fixtureTree), locate.Meta{Repo: "https://github.com/anomalyco/opencode"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,8 +376,8 @@ func TestCatalogOnFixtures(t *testing.T) {
 			if r.Status != findings.StatusLocated {
 				t.Fatalf("status %s (%s), want located", r.Status, deref(r.Problem))
 			}
-			if *r.Path != w.path || r.Lines.Start != w.start || r.Lines.End != w.end {
-				t.Errorf("located %s lines %d-%d, fixture marks %s lines %d-%d", *r.Path, r.Lines.Start, r.Lines.End, w.path, w.start, w.end)
+			if r.Location.Path != w.path || r.Location.Lines.Start != w.start || r.Location.Lines.End != w.end {
+				t.Errorf("located %s lines %d-%d, fixture marks %s lines %d-%d", r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End, w.path, w.start, w.end)
 			}
 			if r.Shape != w.shape {
 				t.Errorf("located by shape %q, fixture marks shape %q", r.Shape, w.shape)
@@ -452,7 +454,7 @@ func TestCatalogCoverage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := findings.RewriteReviewed(data, d.Reviewed)
+		out, err := review.RewriteReviewed(data, d.Reviewed)
 		if err != nil {
 			t.Errorf("%s: %v", d.ID, err)
 		} else if string(out) != string(data) {

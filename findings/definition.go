@@ -1,6 +1,3 @@
-// Package findings holds the finding definitions (data), the record types a
-// build produces, and the operations on records that need neither git nor a
-// parser: loading and validating definitions, comparing facts, reviews.
 package findings
 
 import (
@@ -14,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/mdtext"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/mod/semver"
 )
@@ -139,8 +137,8 @@ func ReviewKey(shape, id string) string {
 	return shape + "/" + id
 }
 
-// reviewShape returns the shape a review key belongs to ("" for none).
-func reviewShape(key string) string {
+// ReviewShape returns the shape a review key belongs to ("" for none).
+func ReviewShape(key string) string {
 	shape, _, ok := strings.Cut(key, "/")
 	if !ok {
 		return ""
@@ -291,17 +289,13 @@ func Parse(data []byte, file string) (*Definition, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&d); err != nil {
-		return nil, &DefinitionError{File: file, Err: fmt.Errorf("parse: %s", oneLine(err.Error()))}
+		return nil, &DefinitionError{File: file, Err: fmt.Errorf("parse: %s", mdtext.OneLine(err.Error()))}
 	}
 	d.Source = file
 	if err := d.validate(); err != nil {
 		return nil, &DefinitionError{File: file, Err: err}
 	}
 	return &d, nil
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 func (d *Definition) validate() error {
@@ -499,6 +493,14 @@ type Pin struct {
 	Repo   string `yaml:"repo"`
 	Ref    string `yaml:"ref"`
 	Commit string `yaml:"commit"`
+	// Name is how page titles call the upstream ("… · opencode").
+	Name string `yaml:"name"`
+	// VersionFile is the package.json whose "version" a build records as
+	// source.version.
+	VersionFile string `yaml:"version_file"`
+	// LicenseFile is the licence file a build records as source.license
+	// and the site copies to upstream-license.txt.
+	LicenseFile string `yaml:"license_file"`
 }
 
 // DefaultPin returns the pin compiled into the binary.
@@ -517,3 +519,29 @@ var routesData []byte
 // and representative models that `keyfindings route` and the routes page
 // evaluate the catalog's rules for.
 func RoutesData() []byte { return routesData }
+
+// ReviewOf is the review verdict of the record under key (ReviewKey: its
+// id, or shape/id for a definition with shapes) with the given facts under
+// definition d: "" when the facts are those d was reviewed against,
+// ReviewNeeded when they differ, ReviewMissing when d has none for key.
+// Builds put it on the record; Reviews lists the records it flags.
+func ReviewOf(d *Definition, key string, facts Facts) string {
+	reviewed, ok := d.Reviewed[key]
+	switch {
+	case !ok:
+		return ReviewMissing
+	case !EqualFacts(reviewed, facts):
+		return ReviewNeeded
+	}
+	return ""
+}
+
+// HasShape reports whether the definition has a shape of that name.
+func (d *Definition) HasShape(name string) bool {
+	for _, s := range d.Shapes {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}

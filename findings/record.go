@@ -6,23 +6,31 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"reflect"
 	"regexp"
 	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // Schema is the value of Document.Schema for this record format.
 const Schema = "keyfindings/v1"
 
+// Status says whether a record was located, and if not, why not.
+type Status string
+
 // Record statuses.
 const (
-	StatusLocated   = "located"
-	StatusMissing   = "missing"
-	StatusAmbiguous = "ambiguous"
+	StatusLocated   Status = "located"
+	StatusMissing   Status = "missing"
+	StatusAmbiguous Status = "ambiguous"
 	// StatusAbsent is a finding whose concept does not exist at the
 	// commit: it lies before the definition's since tag or at or after its
 	// until tag (by git ancestry). Problem gives the reason.
-	StatusAbsent = "absent"
+	StatusAbsent Status = "absent"
 )
 
 // ReviewNeeded is the Record.Review text when facts differ from Reviewed.
@@ -70,19 +78,64 @@ type Candidate struct {
 	Lines Lines  `json:"lines"`
 }
 
-// Record is one finding at one commit.
+// Record is one finding at one commit. Its JSON form (json) has
+// the location's fields inline, null when the record is not located.
 type Record struct {
-	ID      string  `json:"id"`
-	Page    string  `json:"page"`
-	Section string  `json:"section"`
-	Title   string  `json:"title"`
-	Claim   string  `json:"claim"`
-	When    string  `json:"when"`
-	Caveat  *string `json:"caveat"`
-	Status  string  `json:"status"`
+	ID      string
+	Page    string
+	Section string
+	Title   string
+	Claim   string
+	When    string
+	Caveat  *string
+	Status  Status
 	// Shape names the definition's shape whose query located the record
-	// (or matched ambiguously); omitted for a definition without shapes
-	// and for a record no shape located.
+	// (or matched ambiguously); "" for a definition without shapes and
+	// for a record no shape located.
+	Shape string
+	// Location is the span the record cites; nil unless it is located.
+	Location   *Location
+	Facts      Facts
+	Review     *string
+	Candidates []Candidate
+	Warnings   []string
+	Problem    *string
+	// Definition is the id of the definition that produced the record
+	// (differs from ID for expect: all).
+	Definition string
+}
+
+// Location is where a located record's span is, and what it holds.
+type Location struct {
+	Path string
+	// MovedFrom is the expected path when the span was found elsewhere by
+	// the tree search, else "".
+	MovedFrom string
+	// Blob is the git blob id of the file at Path.
+	Blob  string
+	Lines Lines
+	// SHA256 is over the span's bytes (the hash rule), 64 hex digits.
+	SHA256 string
+	// Excerpt is the span's bytes, invalid UTF-8 replaced.
+	Excerpt string
+	// Tokens counts the excerpt's tokens for definitions with model_text;
+	// nil for others.
+	Tokens *Tokens
+	// Permalink links to the span at its commit; "" for a plain
+	// directory.
+	Permalink string
+}
+
+// recordJSON is a Record as json holds it.
+type recordJSON struct {
+	ID         string      `json:"id"`
+	Page       string      `json:"page"`
+	Section    string      `json:"section"`
+	Title      string      `json:"title"`
+	Claim      string      `json:"claim"`
+	When       string      `json:"when"`
+	Caveat     *string     `json:"caveat"`
+	Status     Status      `json:"status"`
 	Shape      string      `json:"shape,omitempty"`
 	Path       *string     `json:"path"`
 	MovedFrom  *string     `json:"moved_from"`
@@ -97,10 +150,74 @@ type Record struct {
 	Candidates []Candidate `json:"candidates,omitempty"`
 	Warnings   []string    `json:"warnings"`
 	Problem    *string     `json:"problem"`
+	Definition string      `json:"definition"`
+}
 
-	// Definition is the id of the definition that produced the record
-	// (differs from ID for expect: all).
-	Definition string `json:"definition"`
+// MarshalJSON writes the record with its location's fields inline.
+func (r *Record) MarshalJSON() ([]byte, error) {
+	w := recordJSON{
+		ID: r.ID, Page: r.Page, Section: r.Section, Title: r.Title, Claim: r.Claim, When: r.When,
+		Caveat: r.Caveat, Status: r.Status, Shape: r.Shape, Facts: r.Facts, Review: r.Review,
+		Candidates: r.Candidates, Warnings: r.Warnings, Problem: r.Problem, Definition: r.Definition,
+	}
+	if l := r.Location; l != nil {
+		lines := l.Lines
+		w.Path, w.MovedFrom, w.Blob = orNull(l.Path), orNull(l.MovedFrom), orNull(l.Blob)
+		w.Lines, w.SHA256, w.Excerpt = &lines, orNull(l.SHA256), orNull(l.Excerpt)
+		w.Tokens, w.Permalink = l.Tokens, orNull(l.Permalink)
+	}
+	// HTML is left unescaped here: the encoder that calls MarshalJSON
+	// escapes it or not, as its caller set (Document.Marshal does not).
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads a record; any location field present makes a
+// Location (check rejects a located record whose location is incomplete).
+func (r *Record) UnmarshalJSON(data []byte) error {
+	var w recordJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*r = Record{
+		ID: w.ID, Page: w.Page, Section: w.Section, Title: w.Title, Claim: w.Claim, When: w.When,
+		Caveat: w.Caveat, Status: w.Status, Shape: w.Shape, Facts: w.Facts, Review: w.Review,
+		Candidates: w.Candidates, Warnings: w.Warnings, Problem: w.Problem, Definition: w.Definition,
+	}
+	if w.Path == nil && w.MovedFrom == nil && w.Blob == nil && w.Lines == nil && w.SHA256 == nil &&
+		w.Excerpt == nil && w.Tokens == nil && w.Permalink == nil {
+		return nil
+	}
+	l := &Location{
+		Path: textOf(w.Path), MovedFrom: textOf(w.MovedFrom), Blob: textOf(w.Blob), SHA256: textOf(w.SHA256),
+		Excerpt: textOf(w.Excerpt), Tokens: w.Tokens, Permalink: textOf(w.Permalink),
+	}
+	if w.Lines != nil {
+		l.Lines = *w.Lines
+	}
+	r.Location = l
+	return nil
+}
+
+// orNull is s for JSON: null when empty.
+func orNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// textOf is a JSON string field's text, "" for null.
+func textOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // Tokens is the length of a record's excerpt in tokens of two public
@@ -153,7 +270,7 @@ func DecodeDocument(data []byte, name string) (*Document, error) {
 		return nil, fmt.Errorf("%s: schema %q, want %q", name, d.Schema, Schema)
 	}
 	for i, r := range d.Findings {
-		if err := r.check(); err != nil {
+		if err := r.Check(); err != nil {
 			return nil, fmt.Errorf("%s: finding %d %v; rebuild the file with keyfindings build", name, i+1, err)
 		}
 	}
@@ -195,9 +312,9 @@ func jsonKind(kind string) string {
 	return "a number"
 }
 
-// check rejects a record that other code would misread: no id, an
+// Check rejects a record that other code would misread: no id, an
 // unknown status, or a located record without a complete citation.
-func (r *Record) check() error {
+func (r *Record) Check() error {
 	switch {
 	case r == nil:
 		return errors.New("is null")
@@ -207,13 +324,13 @@ func (r *Record) check() error {
 		return fmt.Errorf("(%s) has status %q, not located, missing, ambiguous or absent", r.ID, r.Status)
 	case !r.Located():
 		return nil
-	case r.Path == nil || *r.Path == "":
+	case r.Location == nil || r.Location.Path == "":
 		return fmt.Errorf("(%s) is located but has no path", r.ID)
-	case checkPath(*r.Path) != nil:
-		return fmt.Errorf("(%s): %v", r.ID, checkPath(*r.Path))
-	case r.Lines == nil || r.Lines.Start < 1 || r.Lines.End < r.Lines.Start:
+	case CheckPath(r.Location.Path) != nil:
+		return fmt.Errorf("(%s): %v", r.ID, CheckPath(r.Location.Path))
+	case r.Location.Lines.Start < 1 || r.Location.Lines.End < r.Location.Lines.Start:
 		return fmt.Errorf("(%s) is located but has no valid lines", r.ID)
-	case r.SHA256 == nil || !sha256Pattern.MatchString(*r.SHA256):
+	case !sha256Pattern.MatchString(r.Location.SHA256):
 		return fmt.Errorf("(%s) is located but its sha256 is not 64 lowercase hex digits", r.ID)
 	}
 	return nil
@@ -272,4 +389,131 @@ func FactNames(a, b Facts) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// CheckPath accepts clean repo-relative paths without control characters.
+func CheckPath(p string) error {
+	if p == "" || p == "." || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return fmt.Errorf("path %q is not a clean repo-relative path", mdtext.Clip(p))
+	}
+	if !utf8.ValidString(p) {
+		return fmt.Errorf("path %q is not valid UTF-8", mdtext.Clip(p))
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("path %q contains a control character", mdtext.Clip(p))
+		}
+	}
+	return nil
+}
+
+// SourceLabel names a document's source for people: the ref and the short
+// commit, e.g. "v1.17.0 (1a2b3c4)".
+func SourceLabel(s Source) string {
+	ref := s.Ref
+	commit := ""
+	if s.Commit != nil {
+		commit = *s.Commit
+		if len(commit) > ShortCommitLen {
+			commit = commit[:ShortCommitLen]
+		}
+	}
+	switch {
+	case ref != "" && commit != "" && !strings.HasPrefix(commit, ref) && !strings.HasPrefix(ref, commit):
+		return ref + " (" + commit + ")"
+	case commit != "":
+		return commit
+	case ref != "":
+		return ref
+	}
+	return "plain directory"
+}
+
+// CompactJSON renders a fact value on one line (sorted keys, no HTML
+// escaping); nil renders as "(absent)".
+func CompactJSON(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	data, err := marshalCompact(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+func marshalCompact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// ShortCommitLen is how many hex digits of a commit labels and citations
+// show.
+const ShortCommitLen = 7
+
+// ProblemText is the record's problem, for messages: "no reason recorded"
+// when it has none.
+func (r *Record) ProblemText() string {
+	if r.Problem == nil || *r.Problem == "" {
+		return "no reason recorded"
+	}
+	return *r.Problem
+}
+
+// ValidID reports whether s is a definition id: a kebab-case slug.
+func ValidID(s string) bool { return idPattern.MatchString(s) }
+
+// Clone copies a record deeply enough that changing the copy never
+// changes the original.
+func (r *Record) Clone() *Record {
+	c := *r
+	for _, p := range []**string{&c.Caveat, &c.Review, &c.Problem} {
+		if *p != nil {
+			v := **p
+			*p = &v
+		}
+	}
+	if r.Location != nil {
+		l := *r.Location
+		if l.Tokens != nil {
+			t := *l.Tokens
+			l.Tokens = &t
+		}
+		c.Location = &l
+	}
+	if r.Facts != nil {
+		c.Facts = Facts(cloneValue(map[string]any(r.Facts)).(map[string]any))
+	}
+	if r.Candidates != nil {
+		c.Candidates = append(make([]Candidate, 0, len(r.Candidates)), r.Candidates...)
+	}
+	if r.Warnings != nil {
+		c.Warnings = append(make([]string, 0, len(r.Warnings)), r.Warnings...)
+	}
+	return &c
+}
+
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = cloneValue(e)
+		}
+		return m
+	case Facts:
+		return Facts(cloneValue(map[string]any(v)).(map[string]any))
+	case []any:
+		l := make([]any, len(v))
+		for i, e := range v {
+			l[i] = cloneValue(e)
+		}
+		return l
+	}
+	return v
 }

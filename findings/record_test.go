@@ -59,10 +59,10 @@ func TestTokensRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a findings.json without tokens: %v", err)
 	}
-	if doc.Findings[0].Tokens != nil || doc.Findings[1].Tokens != nil {
-		t.Fatalf("tokens from a file without them: %+v %+v", doc.Findings[0].Tokens, doc.Findings[1].Tokens)
+	if doc.Findings[0].Location.Tokens != nil || doc.Findings[1].Location != nil {
+		t.Fatalf("tokens from a file without them: %+v %+v", doc.Findings[0].Location.Tokens, doc.Findings[1].Location)
 	}
-	doc.Findings[0].Tokens = &Tokens{O200kBase: 1916, Cl100kBase: 1950}
+	doc.Findings[0].Location.Tokens = &Tokens{O200kBase: 1916, Cl100kBase: 1950}
 	data, err := doc.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -79,10 +79,10 @@ func TestTokensRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := back.Findings[0].Tokens; got == nil || *got != *doc.Findings[0].Tokens {
-		t.Errorf("tokens after a round trip = %+v, want %+v", got, doc.Findings[0].Tokens)
+	if got := back.Findings[0].Location.Tokens; got == nil || *got != *doc.Findings[0].Location.Tokens {
+		t.Errorf("tokens after a round trip = %+v, want %+v", got, doc.Findings[0].Location.Tokens)
 	}
-	if back.Findings[1].Tokens != nil {
-		t.Errorf("null tokens read back as %+v", back.Findings[1].Tokens)
+	if back.Findings[1].Location != nil {
+		t.Errorf("a record without a location read back with %+v", back.Findings[1].Location)
 	}
 }

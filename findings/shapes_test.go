@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 const shapesFixtures = "../testdata/shapes"
@@ -17,11 +18,11 @@ const shapesFixtures = "../testdata/shapes"
 // locateTree extracts cat from the plain directory root.
 func locateTree(t *testing.T, cat *findings.Catalog, root string) map[string]*findings.Record {
 	t.Helper()
-	x, err := extract.Compile(cat)
+	x, err := locate.Compile(cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := x.Extract(extract.NewDirSnapshot(root), extract.Meta{Repo: "https://github.com/anomalyco/opencode"})
+	res, err := x.Extract(source.NewDirSnapshot(root), locate.Meta{Repo: "https://github.com/anomalyco/opencode"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func checkMarked(t *testing.T, cat *findings.Catalog, root string) map[string]*f
 	want := readMarkers(t, root)
 	for id, r := range got {
 		if _, ok := want[id]; !ok && r.Status == findings.StatusLocated {
-			t.Errorf("%s: %s: located at %s lines %d-%d by shape %q, but no fixture marks it", root, id, *r.Path, r.Lines.Start, r.Lines.End, r.Shape)
+			t.Errorf("%s: %s: located at %s lines %d-%d by shape %q, but no fixture marks it", root, id, r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End, r.Shape)
 		}
 	}
 	ids := make([]string, 0, len(want))
@@ -55,9 +56,9 @@ func checkMarked(t *testing.T, cat *findings.Catalog, root string) map[string]*f
 			t.Errorf("%s: no record for %s", root, id)
 		case r.Status != findings.StatusLocated:
 			t.Errorf("%s: %s is %s (%s), want located", root, id, r.Status, deref(r.Problem))
-		case *r.Path != w.path || r.Lines.Start != w.start || r.Lines.End != w.end || r.Shape != w.shape:
+		case r.Location.Path != w.path || r.Location.Lines.Start != w.start || r.Location.Lines.End != w.end || r.Shape != w.shape:
 			t.Errorf("%s: %s located at %s lines %d-%d by shape %q; fixture marks %s lines %d-%d, shape %q",
-				root, id, *r.Path, r.Lines.Start, r.Lines.End, r.Shape, w.path, w.start, w.end, w.shape)
+				root, id, r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End, r.Shape, w.path, w.start, w.end, w.shape)
 		}
 	}
 	return got

@@ -35,7 +35,7 @@ func TestFormatVersion(t *testing.T) {
 // recorded right after the schema, and documents without them still decode.
 func TestDocumentKeyfindings(t *testing.T) {
 	fp := strings.Repeat("ab", 32)
-	d := doc()
+	d := &Document{Schema: Schema, Source: Source{Repo: "https://example.com/r", Ref: "x"}}
 	d.Keyfindings = &Tool{Version: "v1.2.0", Catalog: fp}
 	data, err := json.Marshal(d)
 	if err != nil {

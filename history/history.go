@@ -20,8 +20,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // Entry kinds: what happened to the record at a commit.
@@ -64,10 +66,10 @@ type Query struct {
 	// Repo is the source's web URL, recorded as source.repo; WebURL the
 	// permalink base ("" for none).
 	Repo, WebURL string
-	// CacheDir keeps located records between runs (extract.CompileOptions).
+	// CacheDir keeps located records between runs (locate.CompileOptions).
 	CacheDir string
 	// Releases are the release tags, oldest version first (see
-	// extract.SelectReleases), for Entry.Release.
+	// releases.SelectReleases), for Entry.Release.
 	Releases []Release
 }
 
@@ -98,7 +100,7 @@ type Entry struct {
 	OldDoc, NewDoc *findings.Document
 	// Diff compares Old and New: the excerpt hunks with real line numbers
 	// and the fact changes.
-	Diff *findings.FindingDiff
+	Diff *diff.FindingDiff
 }
 
 // History is the result of Log.
@@ -118,23 +120,12 @@ type Stats struct {
 	// first parent's, so that both records were located and compared.
 	Compared int
 	// Passes is the number of walks (a new path the record was found at
-	// means walking again, see Log).
+	// means walking again, see LogEach).
 	Passes int
 }
 
 // ErrShallow reports a repository that holds only part of its history.
 var ErrShallow = errors.New("the repository is a shallow copy, without the history a log needs")
-
-// Log lists, newest first (git log's default order: by committer date),
-// the commits reachable from q.To and not from q.From at which the
-// record q.ID differs from the record at the commit's first parent.
-func Log(repo *git.Repository, q Query) (*History, error) {
-	hs, err := LogEach(repo, q, []Finding{{ID: q.ID, Definition: q.Definition}})
-	if err != nil {
-		return nil, err
-	}
-	return hs[0], nil
-}
 
 // Finding names one record to follow: its id and the definition that
 // produces it.
@@ -162,7 +153,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	for _, g := range byDefinition(fs, q.AllCommits) {
 		fq := q
 		fq.ID, fq.Definition = fs[g[0]].ID, fs[g[0]].Definition
-		x, err := extract.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{fq.Definition}}, extract.CompileOptions{CacheDir: q.CacheDir})
+		x, err := locate.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{fq.Definition}}, locate.CompileOptions{CacheDir: q.CacheDir})
 		if err != nil {
 			return nil, err
 		}
@@ -263,7 +254,7 @@ type state struct {
 // walker compares the records of the commits of one range.
 type walker struct {
 	repo *git.Repository
-	x    *extract.Extractor
+	x    *locate.Extractor
 	q    Query
 	// ids are the records followed, all of q.Definition.
 	ids []string
@@ -284,7 +275,7 @@ type walker struct {
 // located as a child's parent and then, usually soon after, for itself.
 const maxStates = 256
 
-func newWalker(repo *git.Repository, x *extract.Extractor, q Query, ids []string) *walker {
+func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string) *walker {
 	return &walker{
 		repo: repo, x: x, q: q, ids: ids,
 		paths:  append([]string{q.Definition.Path}, q.Definition.Candidates...),
@@ -359,8 +350,8 @@ func (w *walker) compare(n node, i int, filesTouched bool) (*Entry, error) {
 	return e, nil
 }
 
-// diffRecords compares two records with findings.Compare, as diff does.
-func diffRecords(id string, oldDoc *findings.Document, o *findings.Record, newDoc *findings.Document, n *findings.Record) *findings.FindingDiff {
+// diffRecords compares two records with diff.Compare, as diff does.
+func diffRecords(id string, oldDoc *findings.Document, o *findings.Record, newDoc *findings.Document, n *findings.Record) *diff.FindingDiff {
 	one := func(doc *findings.Document, r *findings.Record) *findings.Document {
 		d := &findings.Document{Schema: doc.Schema, Source: doc.Source}
 		if r != nil {
@@ -368,13 +359,13 @@ func diffRecords(id string, oldDoc *findings.Document, o *findings.Record, newDo
 		}
 		return d
 	}
-	d := findings.Compare(one(oldDoc, o), one(newDoc, n))
+	d := diff.Compare(one(oldDoc, o), one(newDoc, n))
 	for _, f := range d.Findings {
 		if f.ID == id {
 			return f
 		}
 	}
-	return &findings.FindingDiff{ID: id}
+	return &diff.FindingDiff{ID: id}
 }
 
 // classify names what changed between the i-th records at a parent (old,
@@ -401,18 +392,18 @@ func classify(old, cur *state, i int) string {
 		return ""
 	}
 	switch {
-	case *o.SHA256 != *n.SHA256:
+	case o.Location.SHA256 != n.Location.SHA256:
 		return KindChanged
 	case !findings.EqualFacts(o.Facts, n.Facts):
 		return KindFacts
-	case *o.Path != *n.Path:
+	case o.Location.Path != n.Location.Path:
 		return KindMoved
 	}
 	return ""
 }
 
 func located(r *findings.Record) bool {
-	return r != nil && r.Located() && r.Path != nil && r.Lines != nil && r.SHA256 != nil
+	return r != nil && r.Located()
 }
 
 // status is a record's status, "none" where the definition located other
@@ -421,7 +412,7 @@ func status(r *findings.Record) string {
 	if r == nil {
 		return "none"
 	}
-	return r.Status
+	return string(r.Status)
 }
 
 // state returns the records at commit h, locating them when the walker
@@ -434,11 +425,11 @@ func (w *walker) state(h plumbing.Hash) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
-	snap, err := extract.NewGitSnapshot(w.repo, c)
+	snap, err := source.NewGitSnapshot(w.repo, c)
 	if err != nil {
 		return nil, err
 	}
-	res, err := w.x.Extract(snap, extract.Meta{Repo: w.q.Repo, Ref: h.String(), WebURL: w.q.WebURL})
+	res, err := w.x.Extract(snap, locate.Meta{Repo: w.q.Repo, Ref: h.String(), WebURL: w.q.WebURL})
 	if err != nil {
 		return nil, fmt.Errorf("locate %s at %s: %w", w.q.Definition.ID, h, err)
 	}
@@ -449,8 +440,8 @@ func (w *walker) state(h plumbing.Hash) (*state, error) {
 		if r == nil {
 			continue
 		}
-		if r.Path != nil && !w.isPath(*r.Path) {
-			w.extra[*r.Path] = true
+		if r.Location != nil && !w.isPath(r.Location.Path) {
+			w.extra[r.Location.Path] = true
 		}
 		for _, c := range r.Candidates {
 			if !w.isPath(c.Path) {

@@ -204,7 +204,7 @@ func summary(h *History) []string {
 func TestLogFixture(t *testing.T) {
 	r := buildHistory(t)
 	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("main: last rule"), Releases: fixtureReleases(t, r), WebURL: "https://example.invalid/o", Repo: "https://example.invalid/o"}
-	h, err := Log(r.repo, q)
+	h, err := logOne(r.repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestLogFixture(t *testing.T) {
 	}
 	for _, e := range h.Entries {
 		if e.Subject == "move" {
-			if e.New.MovedFrom == nil || *e.New.MovedFrom != "src/session/system.ts" || *e.New.Path != "lib/prompt/system.ts" {
+			if e.New.Location.MovedFrom == "" || e.New.Location.MovedFrom != "src/session/system.ts" || e.New.Location.Path != "lib/prompt/system.ts" {
 				t.Errorf("move: record %+v, want lib/prompt/system.ts moved from src/session/system.ts", e.New)
 			}
 		}
@@ -243,7 +243,7 @@ func TestLogFixture(t *testing.T) {
 func TestLogAllCommits(t *testing.T) {
 	r := buildHistory(t)
 	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("main: last rule"), AllCommits: true}
-	h, err := Log(r.repo, q)
+	h, err := logOne(r.repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestLogRange(t *testing.T) {
 	// v0.2.0..merge side2: the commits of the range only, each still
 	// compared with its parent outside the range where it has one there.
 	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("merge side2"), From: r.commitObject("add rule")}
-	h, err := Log(r.repo, q)
+	h, err := logOne(r.repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,11 +282,11 @@ func TestLogRange(t *testing.T) {
 func TestLogJSON(t *testing.T) {
 	r := buildHistory(t)
 	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("main: last rule"), Releases: fixtureReleases(t, r), WebURL: "https://example.invalid/o", Repo: "https://example.invalid/o"}
-	h, err := Log(r.repo, q)
+	h, err := logOne(r.repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := h.MarshalIndent()
+	data, err := Histories{h}.MarshalIndent()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,11 +314,11 @@ func TestLogJSON(t *testing.T) {
 		t.Errorf("date %v", first["date"])
 	}
 	// Deterministic: a second run prints the same bytes.
-	h2, err := Log(r.repo, q)
+	h2, err := logOne(r.repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data2, _ := h2.MarshalIndent()
+	data2, _ := Histories{h2}.MarshalIndent()
 	if !bytes.Equal(data, data2) {
 		t.Error("two runs gave different JSON")
 	}
@@ -329,7 +329,7 @@ func TestLogMarkdownEscapes(t *testing.T) {
 	r := newFixtureRepo(t)
 	r.commit("<img src=x onerror=alert(1)> *bold* [link](http://x) `code`", map[string]string{"src/session/system.ts": system(0, "gpt`")})
 	q := Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("<img src=x onerror=alert(1)> *bold* [link](http://x) `code`")}
-	h, err := Log(r.repo, q)
+	h, err := logOne(r.repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestLogTreeSearchInputs(t *testing.T) {
 	r.commit("readme", map[string]string{"lib/a/system.ts": system(0, "gpt"), "README.md": "x\n"})
 	r.commit("copy", map[string]string{"lib/a/system.ts": system(0, "gpt"), "lib/b/system.ts": system(0, "gpt"), "README.md": "x\n"})
 	r.commit("unrelated ts", map[string]string{"lib/a/system.ts": system(0, "gpt"), "lib/b/system.ts": system(0, "gpt"), "README.md": "x\n", "lib/c.ts": "export const c = 1\n"})
-	h, err := Log(r.repo, Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("unrelated ts")})
+	h, err := logOne(r.repo, Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("unrelated ts")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,6 +376,17 @@ func TestLogTreeSearchInputs(t *testing.T) {
 	if h.Stats.Compared != 3 {
 		t.Errorf("compared %d commits, want 3 (add, move, copy)", h.Stats.Compared)
 	}
+}
+
+// logOne is LogEach for one record: it lists, newest first (git log's default order: by committer date),
+// the commits reachable from q.To and not from q.From at which the
+// record q.ID differs from the record at the commit's first parent.
+func logOne(repo *git.Repository, q Query) (*History, error) {
+	hs, err := LogEach(repo, q, []Finding{{ID: q.ID, Definition: q.Definition}})
+	if err != nil {
+		return nil, err
+	}
+	return hs[0], nil
 }
 
 // textsDef cites each text file src/prompts.ts imports, whole: one record
@@ -425,7 +436,7 @@ func TestLogEachSiblings(t *testing.T) {
 			}
 			alone := q
 			alone.ID, alone.Definition = h.ID, def
-			h1, err := Log(r.repo, alone)
+			h1, err := logOne(r.repo, alone)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,8 +15,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
-
-	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/releases"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // A record at a commit depends on the definition and on the files locating
@@ -113,7 +113,7 @@ func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 			in.absent = false
 		}
 	}
-	for _, p := range sortedKeys(w.extra) {
+	for _, p := range slices.Sorted(maps.Keys(w.extra)) {
 		if _, err := entry(p); err != nil {
 			return nil, err
 		}
@@ -314,14 +314,14 @@ func rawTree(repo *git.Repository, t plumbing.Hash) ([]byte, error) {
 	return data, nil
 }
 
-// readBlob reads a blob for SearchConsiders; one over extract.MaxBlobSize
+// readBlob reads a blob for SearchConsiders; one over source.MaxBlobSize
 // reads as empty, since the search skips it too.
 func (w *walker) readBlob(h plumbing.Hash) ([]byte, error) {
 	b, err := w.repo.BlobObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}
-	if b.Size > extract.MaxBlobSize {
+	if b.Size > source.MaxBlobSize {
 		return nil, nil
 	}
 	r, err := b.Reader()
@@ -512,10 +512,8 @@ func firstReleases(repo *git.Repository, cs commits, releases []Release, since t
 	}, nil
 }
 
-func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
-
 // Releases lists repo's release tags (vMAJOR.MINOR.PATCH, as
-// extract.SelectReleases chooses them), oldest version first, each with
+// releases.SelectReleases chooses them), oldest version first, each with
 // the commit it names; none when there are none. The tags are read in one
 // pass over the references (resolving each by name would read the packed
 // refs once per tag).
@@ -532,7 +530,7 @@ func Releases(repo *git.Repository) ([]Release, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list tags: %w", err)
 	}
-	chosen, err := extract.SelectReleases(slices.Sorted(maps.Keys(target)), extract.Selection{})
+	chosen, err := releases.SelectReleases(slices.Sorted(maps.Keys(target)), releases.Selection{})
 	if err != nil {
 		// No release tags: no commit is in a release.
 		return nil, nil

@@ -12,8 +12,8 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 const (
@@ -37,7 +37,7 @@ func realRepo(t *testing.T) (*git.Repository, string) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git binary: the comparison runs git log -L")
 	}
-	o, err := extract.Open(context.Background(), extract.Options{Repo: dir})
+	o, err := source.Open(context.Background(), source.Options{Repo: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +63,13 @@ func nonMergeLog(t *testing.T, repo *git.Repository, from, to string) []string {
 		t.Fatal(err)
 	}
 	q := Query{ID: "system-prompt-routing", Definition: FindDefinition(cat, "system-prompt-routing"), CacheDir: t.TempDir()}
-	if q.To, err = extract.ResolveCommit(repo, to); err != nil {
+	if q.To, err = source.ResolveCommit(repo, to); err != nil {
 		t.Fatal(err)
 	}
-	if q.From, err = extract.ResolveCommit(repo, from); err != nil {
+	if q.From, err = source.ResolveCommit(repo, from); err != nil {
 		t.Fatal(err)
 	}
-	h, err := Log(repo, q)
+	h, err := logOne(repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}

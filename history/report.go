@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/cite"
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/mdtext"
 )
@@ -14,9 +16,9 @@ import (
 // dateLayout is how text and Markdown show a commit's date (UTC).
 const dateLayout = "2006-01-02 15:04:05 UTC"
 
-// cite is a record's citation as `keyfindings cite` prints it, or its
+// citeText is a record's citation as `keyfindings cite` prints it, or its
 // status and problem when it has none.
-func cite(doc *findings.Document, r *findings.Record) string {
+func citeText(doc *findings.Document, r *findings.Record) string {
 	switch {
 	case r == nil && doc == nil:
 		return "(no parent)"
@@ -26,10 +28,10 @@ func cite(doc *findings.Document, r *findings.Record) string {
 	if c := citation(doc, r); c != nil {
 		return *c
 	}
-	return r.Status + ": " + problemOf(r)
+	return string(r.Status) + ": " + problemOf(r)
 }
 
-// citation is cite for JSON: nil where the record has no citation.
+// citation is citeText for JSON: nil where the record has no citation.
 func citation(doc *findings.Document, r *findings.Record) *string {
 	if r == nil || doc == nil {
 		return nil
@@ -37,10 +39,10 @@ func citation(doc *findings.Document, r *findings.Record) *string {
 	if !located(r) {
 		return nil
 	}
-	c, err := findings.CiteRecord(doc, r)
+	c, err := cite.Record(doc, r)
 	if err != nil {
 		// No web URL to link to: the plain form, path, lines and hash.
-		c = findings.Citation{Path: *r.Path, Start: r.Lines.Start, End: r.Lines.End, Hash: *r.SHA256}
+		c = cite.Citation{Path: r.Location.Path, Start: r.Location.Lines.Start, End: r.Location.Lines.End, Hash: r.Location.SHA256}
 	}
 	s := c.Short().Format()
 	return &s
@@ -59,7 +61,7 @@ func where(r *findings.Record) string {
 	if !located(r) {
 		return status(r)
 	}
-	return fmt.Sprintf("%s L%d–%d", *r.Path, r.Lines.Start, r.Lines.End)
+	return fmt.Sprintf("%s L%d–%d", r.Location.Path, r.Location.Lines.Start, r.Location.Lines.End)
 }
 
 // WriteText writes the history for a terminal, newest commit first, in
@@ -80,13 +82,13 @@ func (h *History) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "Release: %s\n", releaseText(e.Release))
 		fmt.Fprintf(&b, "Kind:    %s  %s\n", e.Kind, mdtext.Visible(where(e.New)))
 		fmt.Fprintf(&b, "\n    %s\n\n", mdtext.Visible(e.Subject))
-		fmt.Fprintf(&b, "    old: %s\n", mdtext.Visible(cite(e.OldDoc, e.Old)))
-		fmt.Fprintf(&b, "    new: %s\n", mdtext.Visible(cite(e.NewDoc, e.New)))
+		fmt.Fprintf(&b, "    old: %s\n", mdtext.Visible(citeText(e.OldDoc, e.Old)))
+		fmt.Fprintf(&b, "    new: %s\n", mdtext.Visible(citeText(e.NewDoc, e.New)))
 		if e.Diff.Note != "" {
 			fmt.Fprintf(&b, "    %s\n", mdtext.Visible(e.Diff.Note))
 		}
 		if len(e.Diff.Hunks) > 0 {
-			fmt.Fprintf(&b, "    --- a/%s\n    +++ b/%s\n", mdtext.Visible(*e.Old.Path), mdtext.Visible(*e.New.Path))
+			fmt.Fprintf(&b, "    --- a/%s\n    +++ b/%s\n", mdtext.Visible(e.Old.Location.Path), mdtext.Visible(e.New.Location.Path))
 			for _, hk := range e.Diff.Hunks {
 				b.WriteString("    " + hk.Header() + "\n")
 				for _, l := range hk.Lines {
@@ -154,7 +156,7 @@ func (h *History) WriteMarkdown(w io.Writer, webURL string) error {
 		}
 		if len(e.Diff.Hunks) > 0 {
 			var body strings.Builder
-			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", *e.Old.Path, *e.New.Path)
+			fmt.Fprintf(&body, "--- a/%s\n+++ b/%s\n", e.Old.Location.Path, e.New.Location.Path)
 			for _, hk := range e.Diff.Hunks {
 				body.WriteString(hk.Header() + "\n")
 				for _, l := range hk.Lines {
@@ -188,13 +190,13 @@ func (h *History) WriteMarkdown(w io.Writer, webURL string) error {
 	return err
 }
 
-// mdCite is cite in Markdown: the citation as it is (its format escapes
+// mdCite is citeText in Markdown: the citation as it is (its format escapes
 // its own text), or the status and problem escaped.
 func mdCite(doc *findings.Document, r *findings.Record) string {
 	if c := citation(doc, r); c != nil {
 		return *c
 	}
-	return mdtext.Text(cite(doc, r))
+	return mdtext.Text(citeText(doc, r))
 }
 
 // Entries as JSON.
@@ -216,7 +218,7 @@ type (
 		Old     *sideJSON       `json:"old"`
 		New     *sideJSON       `json:"new"`
 		Facts   []factJSON      `json:"facts"`
-		Hunks   []findings.Hunk `json:"hunks"`
+		Hunks   []diff.Hunk     `json:"hunks"`
 		Note    string          `json:"note,omitempty"`
 	}
 	sideJSON struct {
@@ -243,17 +245,15 @@ func side(doc *findings.Document, r *findings.Record) *sideJSON {
 	if r == nil {
 		return &sideJSON{Status: status(nil)}
 	}
-	s := &sideJSON{Status: r.Status, Path: r.Path, MovedFrom: r.MovedFrom, Lines: r.Lines, SHA256: r.SHA256, Citation: citation(doc, r), Problem: r.Problem}
-	if !r.Located() {
-		s.Path, s.Lines, s.SHA256 = nil, nil, nil
+	s := &sideJSON{Status: string(r.Status), Citation: citation(doc, r), Problem: r.Problem}
+	if r.Located() {
+		loc := *r.Location
+		s.Path, s.Lines, s.SHA256 = &loc.Path, &loc.Lines, &loc.SHA256
+		if loc.MovedFrom != "" {
+			s.MovedFrom = &loc.MovedFrom
+		}
 	}
 	return s
-}
-
-// MarshalIndent encodes the entries as an array, newest first, indented,
-// with a trailing newline.
-func (h *History) MarshalIndent() ([]byte, error) {
-	return Histories{h}.MarshalIndent()
 }
 
 // Histories are the histories of several records (LogEach), written one
@@ -323,7 +323,7 @@ func entryOf(id string, e *Entry) entryJSON {
 		Facts: []factJSON{}, Hunks: e.Diff.Hunks, Note: e.Diff.Note,
 	}
 	if j.Hunks == nil {
-		j.Hunks = []findings.Hunk{}
+		j.Hunks = []diff.Hunk{}
 	}
 	if e.Parent != "" {
 		j.Parent = &e.Parent
@@ -332,7 +332,8 @@ func entryOf(id string, e *Entry) entryJSON {
 		j.Release = &e.Release
 	}
 	if located(e.New) {
-		j.Path, j.Lines, j.SHA256 = e.New.Path, e.New.Lines, e.New.SHA256
+		loc := *e.New.Location
+		j.Path, j.Lines, j.SHA256 = &loc.Path, &loc.Lines, &loc.SHA256
 	}
 	for _, fc := range e.Diff.Facts {
 		j.Facts = append(j.Facts, factJSON{Name: fc.Name, Old: fc.Old, New: fc.New, Items: fc.Items})

@@ -229,3 +229,25 @@ func LinkURL(u string) string {
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
+
+// OneLine folds every run of white space in s, line breaks included, into
+// one space and trims both ends: a multi-line message or title as one line.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Clip cuts s to its first 80 bytes, marking the cut with an ellipsis, and
+// replaces invalid UTF-8: input quoted in a one-line message.
+func Clip(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// Capitalize upper-cases s's first letter when it is an ASCII lower-case
+// one: a note that starts a sentence.
+func Capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

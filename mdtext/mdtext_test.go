@@ -1,6 +1,9 @@
 package mdtext
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestTextEscapesOnlyWhatItMust: text that cannot start or end a construct
 // where it stands is written as it is (a version, a negative number); a
@@ -31,6 +34,24 @@ func TestTextEscapesOnlyWhatItMust(t *testing.T) {
 	} {
 		if got := Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLineHelpers(t *testing.T) {
+	if got := OneLine("  a\n\tb \r\n c  "); got != "a b c" {
+		t.Errorf("OneLine = %q", got)
+	}
+	long := strings.Repeat("é", 50) // 100 bytes: the cut falls inside a rune
+	if got := Clip(long); got != strings.Repeat("é", 40)+"…" {
+		t.Errorf("Clip(100 bytes) = %q", got)
+	}
+	if got := Clip("a\xffb"); got != "a\uFFFDb" {
+		t.Errorf("Clip(invalid UTF-8) = %q", got)
+	}
+	for in, want := range map[string]string{"added in v2": "Added in v2", "Ok": "Ok", "": "", "élan": "élan", "1 more": "1 more"} {
+		if got := Capitalize(in); got != want {
+			t.Errorf("Capitalize(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package route
 
-import "github.com/keyfindings/keyfindings/findings"
+import (
+	"github.com/keyfindings/keyfindings/diff"
+	"github.com/keyfindings/keyfindings/findings"
+)
 
 // Totals evaluates the route of every model in cfg.Models on doc. A route
 // that cannot be evaluated (a record it needs is not located) has a nil
@@ -25,7 +28,7 @@ type Result struct {
 // token total on both sides of d and the records whose counted tokens
 // differ, which make up the change. A model whose route can be evaluated
 // on neither side (documents of another catalog) is left out.
-func CompareRoutes(d *findings.Diff, cfg *Config) {
+func CompareRoutes(d *diff.Diff, cfg *Config) {
 	old, new := Totals(d.Old, cfg), Totals(d.New, cfg)
 	d.Routes = nil
 	for i, m := range cfg.Models {
@@ -35,8 +38,8 @@ func CompareRoutes(d *findings.Diff, cfg *Config) {
 	}
 }
 
-func compareRoute(m Model, o, n Result) *findings.RouteChange {
-	c := &findings.RouteChange{Model: m.ID, Provider: m.Provider, Parts: []findings.RoutePart{}}
+func compareRoute(m Model, o, n Result) *diff.RouteChange {
+	c := &diff.RouteChange{Model: m.ID, Provider: m.Provider, Parts: []diff.RoutePart{}}
 	var oldParts, newParts []Part
 	if o.Route != nil {
 		c.Old, oldParts = o.Route.Tokens, o.Route.Counted
@@ -57,30 +60,30 @@ func compareRoute(m Model, o, n Result) *findings.RouteChange {
 
 // partChanges pairs the counted records by id and lists those whose
 // counts differ: the new route's order first, then those it dropped.
-func partChanges(old, new []Part) []findings.RoutePart {
+func partChanges(old, new []Part) []diff.RoutePart {
 	oldBy := map[string]Part{}
 	for _, p := range old {
 		oldBy[p.Record] = p
 	}
 	seen := map[string]bool{}
-	var out []findings.RoutePart
+	var out []diff.RoutePart
 	for _, p := range new {
 		seen[p.Record] = true
 		n := p.Tokens.O200kBase
-		rp := findings.RoutePart{Record: p.Record, Label: p.Label, New: &n, Change: findings.PartAdded}
+		rp := diff.RoutePart{Record: p.Record, Label: p.Label, New: &n, Change: diff.PartAdded}
 		if op, ok := oldBy[p.Record]; ok {
 			o := op.Tokens.O200kBase
 			if o == n {
 				continue
 			}
-			rp.Old, rp.Change = &o, findings.PartRewritten
+			rp.Old, rp.Change = &o, diff.PartRewritten
 		}
 		out = append(out, rp)
 	}
 	for _, p := range old {
 		if !seen[p.Record] {
 			o := p.Tokens.O200kBase
-			out = append(out, findings.RoutePart{Record: p.Record, Label: p.Label, Old: &o, Change: findings.PartDropped})
+			out = append(out, diff.RoutePart{Record: p.Record, Label: p.Label, Old: &o, Change: diff.PartDropped})
 		}
 	}
 	return out

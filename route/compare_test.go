@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -16,14 +17,14 @@ func TestCompareRoutes(t *testing.T) {
 	for _, r := range new.Findings {
 		switch r.ID {
 		case "desc-edit":
-			r.Tokens = &findings.Tokens{O200kBase: 13, Cl100kBase: 14}
+			r.Location.Tokens = &findings.Tokens{O200kBase: 13, Cl100kBase: 14}
 		case "files-a":
-			r.Tokens = &findings.Tokens{O200kBase: 150, Cl100kBase: 151}
+			r.Location.Tokens = &findings.Tokens{O200kBase: 150, Cl100kBase: 151}
 		}
 	}
 	cfg := testConfig()
 	cfg.Models = []Model{{ID: "alpha-1", Provider: "acme"}, {ID: "wide-1", Provider: "acme"}}
-	d := findings.Compare(old, new)
+	d := diff.Compare(old, new)
 	CompareRoutes(d, cfg)
 	want := []string{
 		"alpha-1 (acme): +53 o200k_base tokens (110 → 163); prompt alpha.txt rewritten (+50), edit description rewritten (+3)",
@@ -44,7 +45,7 @@ func TestCompareRoutes(t *testing.T) {
 	// A description that is gone drops out of the route.
 	noEdit := testDoc(t)
 	noEdit.Findings = append(noEdit.Findings[:6:6], noEdit.Findings[7:]...)
-	d = findings.Compare(old, noEdit)
+	d = diff.Compare(old, noEdit)
 	CompareRoutes(d, cfg)
 	if got, want := d.Routes[0].Text(), "alpha-1 (acme): -10 o200k_base tokens (110 → 100); edit description no longer counted (-10)"; got != want {
 		t.Errorf("without the edit description:\n got %s\nwant %s", got, want)
@@ -53,12 +54,12 @@ func TestCompareRoutes(t *testing.T) {
 	// A route that cannot be evaluated on one side says why.
 	gone := testDoc(t)
 	gone.Findings = gone.Findings[1:] // no routing record
-	d = findings.Compare(old, gone)
+	d = diff.Compare(old, gone)
 	CompareRoutes(d, cfg)
 	if len(d.Routes) != 2 || d.Routes[0].New != nil || !strings.Contains(d.Routes[0].Text(), "not evaluated in the new one: record routing is not located") {
 		t.Errorf("route without routing record: %s", d.Routes[0].Text())
 	}
-	d = findings.Compare(gone, gone)
+	d = diff.Compare(gone, gone)
 	CompareRoutes(d, cfg)
 	if len(d.Routes) != 0 {
 		t.Errorf("routes evaluated on neither side are listed: %d", len(d.Routes))

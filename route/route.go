@@ -198,15 +198,14 @@ func (ix *records) prefix(def string) []*findings.Record {
 }
 
 func cite(r *findings.Record) Citation {
-	c := Citation{Record: r.ID, Link: r.Permalink}
-	if r.SHA256 != nil {
-		c.SHA256 = *r.SHA256
-	}
-	if r.Path != nil {
-		c.Path = *r.Path
-	}
-	if r.Lines != nil {
-		c.Lines = fmt.Sprintf("L%d-%d", r.Lines.Start, r.Lines.End)
+	c := Citation{Record: r.ID}
+	if l := r.Location; l != nil {
+		c.Path, c.SHA256 = l.Path, l.SHA256
+		c.Lines = fmt.Sprintf("L%d-%d", l.Lines.Start, l.Lines.End)
+		if l.Permalink != "" {
+			link := l.Permalink
+			c.Link = &link
+		}
 	}
 	return c
 }
@@ -235,7 +234,7 @@ func choosePrompt(routing *findings.Record, files []*findings.Record, refs map[s
 	p.Path, p.Rule = path, rule
 	for _, f := range files {
 		if fp, _ := f.Facts["path"].(string); fp == path {
-			p.Tokens = f.Tokens
+			p.Tokens = f.Location.Tokens
 			p.Cites = append(p.Cites, cite(f))
 		}
 	}
@@ -313,7 +312,7 @@ func chooseTools(registry, adv *findings.Record, descs []*findings.Record, refs 
 			t.ID = id
 		}
 		if d := byDef[def]; d != nil {
-			t.Tokens, t.Description = d.Tokens, d.ID
+			t.Tokens, t.Description = d.Location.Tokens, d.ID
 			t.Cites = append(t.Cites, cite(d))
 		}
 		t.Advertised = "yes"
@@ -479,13 +478,13 @@ func budget(rt *Route, cfg *Config, ix *records) ([]SectionTokens, *findings.Tok
 	for _, s := range cfg.Sections {
 		st := SectionTokens{Name: s.Name}
 		for _, r := range append(ix.prefix(s.Definition), ix.one(s.Definition)) {
-			if r != nil && r.Located() && r.Tokens != nil {
+			if r != nil && r.Located() && r.Location.Tokens != nil {
 				if st.Tokens == nil {
 					st.Tokens = &findings.Tokens{}
 				}
-				st.Tokens.O200kBase += r.Tokens.O200kBase
-				st.Tokens.Cl100kBase += r.Tokens.Cl100kBase
-				rt.Counted = append(rt.Counted, Part{Record: r.ID, Label: s.Name, Tokens: *r.Tokens})
+				st.Tokens.O200kBase += r.Location.Tokens.O200kBase
+				st.Tokens.Cl100kBase += r.Location.Tokens.Cl100kBase
+				rt.Counted = append(rt.Counted, Part{Record: r.ID, Label: s.Name, Tokens: *r.Location.Tokens})
 			}
 		}
 		if st.Tokens == nil {

@@ -14,7 +14,7 @@ func rec(t *testing.T, id, facts string, tokens *findings.Tokens) *findings.Reco
 	if err := json.Unmarshal([]byte(facts), &f); err != nil {
 		t.Fatalf("%s: %v", id, err)
 	}
-	return &findings.Record{ID: id, Status: findings.StatusLocated, Facts: f, Tokens: tokens}
+	return &findings.Record{ID: id, Status: findings.StatusLocated, Facts: f, Location: &findings.Location{Tokens: tokens}}
 }
 
 func testConfig() *Config {

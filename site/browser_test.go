@@ -64,7 +64,7 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	files, err := Render(readFixture(t, "findings.json"), testLicense)
+	files, err := RenderWith(readFixture(t, "findings.json"), testLicense, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package site
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,7 +58,7 @@ func factTables(facts findings.Facts) []factTable {
 		case map[string]any:
 			if len(v) > 0 {
 				t := factTable{Name: name, Columns: []string{"Key", "Value"}}
-				keys := sortedKeys(v)
+				keys := slices.Sorted(maps.Keys(v))
 				for _, k := range keys {
 					t.Rows = append(t.Rows, []any{k, v[k]})
 				}
@@ -97,15 +99,6 @@ func objectColumns(list []any) ([]string, bool) {
 	return cols, true
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // factCell renders one JSON value as the Markdown of a table cell: strings
 // as code spans, numbers and booleans as they are in JSON, lists joined by
 // commas, objects as key: value pairs. Nothing in the value can end the cell
@@ -144,7 +137,7 @@ func factCell(v any) string {
 		if len(v) == 0 {
 			return "*empty object*"
 		}
-		keys := sortedKeys(v)
+		keys := slices.Sorted(maps.Keys(v))
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = mdText(k) + ": " + factCell(v[k])
@@ -168,13 +161,13 @@ type wholeFileView struct {
 // a prompt file) the facts "bytes" and "lines", the file's size; the span
 // then runs from line 1 through that last line.
 func wholeFile(rec *findings.Record) *wholeFileView {
-	if rec == nil || !rec.Located() || rec.Lines == nil || rec.Lines.Start != 1 {
+	if rec == nil || !rec.Located() || rec.Location.Lines.Start != 1 {
 		return nil
 	}
 	size, ok1 := rec.Facts["bytes"].(float64)
 	lines, ok2 := rec.Facts["lines"].(float64)
-	if !ok1 || !ok2 || int(lines) != rec.Lines.End || size < 0 || size != float64(int(size)) {
+	if !ok1 || !ok2 || int(lines) != rec.Location.Lines.End || size < 0 || size != float64(int(size)) {
 		return nil
 	}
-	return &wholeFileView{Bytes: int(size), Lines: int(lines), SHA256: deref(rec.SHA256)}
+	return &wholeFileView{Bytes: int(size), Lines: int(lines), SHA256: rec.Location.SHA256}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -15,8 +16,9 @@ import (
 // templates never turn data into template text.
 func (r *renderer) funcs(html bool) map[string]any {
 	return map[string]any{
-		// md escapes text to show literally, on one line.
-		"md": mdText,
+		// md escapes text (a string, or a value such as a status) to show
+		// literally, on one line.
+		"md": func(v any) string { return mdText(deref(v)) },
 		// code shows text as an inline code span.
 		"code": codeSpan,
 		// cell shows a fact value in a table cell.
@@ -44,27 +46,27 @@ func (r *renderer) funcs(html bool) map[string]any {
 		},
 		// excerpt writes a located record's excerpt as a fenced block.
 		"excerpt": func(rec *findings.Record) string {
-			if rec == nil || rec.Excerpt == nil || rec.Path == nil {
+			if rec == nil || rec.Location == nil {
 				return ""
 			}
-			_, info := language(*rec.Path)
+			_, info := language(rec.Location.Path)
 			if html {
 				info += " " + excerptInfo + rec.ID
 			}
-			return fence(info, *rec.Excerpt)
+			return fence(info, rec.Location.Excerpt)
 		},
 		// excerptHead is excerpt for the index: on the pages a long
 		// excerpt shows its head and links to the rest on its record's
 		// page; findings.md gets the whole excerpt.
 		"excerptHead": func(rec *findings.Record) string {
-			if rec == nil || rec.Excerpt == nil || rec.Path == nil {
+			if rec == nil || rec.Location == nil {
 				return ""
 			}
-			_, info := language(*rec.Path)
+			_, info := language(rec.Location.Path)
 			if html {
 				info += " " + excerptInfo + rec.ID + " " + excerptHeadInfo
 			}
-			return fence(info, *rec.Excerpt)
+			return fence(info, rec.Location.Excerpt)
 		},
 		// toolResults is the tools-page summary of what the model reads
 		// back from each tool, one row per tool-result record.
@@ -145,7 +147,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			return rec.Title
 		},
 		// status names a record status for a reader.
-		"status": func(s string) string {
+		"status": func(s findings.Status) string {
 			switch s {
 			case findings.StatusMissing:
 				return "Missing"
@@ -156,7 +158,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			case findings.StatusAbsent:
 				return "Absent"
 			}
-			return mdText(s)
+			return mdText(string(s))
 		},
 		// candidateURL links to a candidate location; "" without a commit.
 		"candidateURL": func(c findings.Candidate) string {
@@ -164,7 +166,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			if web == "" || r.doc.Source.Commit == nil {
 				return ""
 			}
-			cite := findings.Citation{Path: c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: *r.doc.Source.Commit, WebURL: web}
+			cite := cite.Citation{Path: c.Path, Start: c.Lines.Start, End: c.Lines.End, Commit: *r.doc.Source.Commit, WebURL: web}
 			return cite.Permalink()
 		},
 		// commit is the full commit the records were read at; "" for a
@@ -172,19 +174,19 @@ func (r *renderer) funcs(html bool) map[string]any {
 		"commit": func() string { return deref(r.doc.Source.Commit) },
 		// check is the shell command that recomputes a record's hash.
 		"check": func(rec *findings.Record) string {
-			if !rec.Located() || rec.Path == nil || rec.Lines == nil {
+			if !rec.Located() {
 				return ""
 			}
-			sed := fmt.Sprintf("sed -n '%d,%dp'", rec.Lines.Start, rec.Lines.End)
+			sed := fmt.Sprintf("sed -n '%d,%dp'", rec.Location.Lines.Start, rec.Location.Lines.End)
 			if r.doc.Source.Commit == nil {
-				return sed + " " + shellQuote(*rec.Path) + " | sha256sum"
+				return sed + " " + shellQuote(rec.Location.Path) + " | sha256sum"
 			}
-			return "git show " + shellQuote(*r.doc.Source.Commit+":"+*rec.Path) + " | " + sed + " | sha256sum"
+			return "git show " + shellQuote(*r.doc.Source.Commit+":"+rec.Location.Path) + " | " + sed + " | sha256sum"
 		},
 		// cite is a located record's citation in the cite format, the
 		// text `keyfindings verify` reads back; "" when it has none.
 		"cite": func(rec *findings.Record) string {
-			c, err := findings.CiteRecord(r.doc, rec)
+			c, err := cite.Record(r.doc, rec)
 			if err != nil {
 				return ""
 			}

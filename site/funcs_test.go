@@ -26,7 +26,7 @@ func TestCandidateURL(t *testing.T) {
 				Facts:      findings.Facts{}, Warnings: []string{},
 			}},
 		}
-		files, err := Render(doc, nil)
+		files, err := RenderWith(doc, nil, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keyfindings/keyfindings/mdtext"
 	"unicode/utf8"
+
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 // FuzzFence checks, for any excerpt, that the fence is longer than every
@@ -61,12 +62,11 @@ func FuzzExcerptHTML(f *testing.F) {
 		}
 		doc := hostileDoc()
 		r := doc.Findings[0]
-		r.Excerpt = &excerpt
-		r.Lines.End = r.Lines.Start + strings.Count(excerpt, "\n") - 1
-		p := strings.ToValidUTF8(path, "\uFFFD")
-		r.Path = &p
+		r.Location.Excerpt = excerpt
+		r.Location.Lines.End = r.Location.Lines.Start + strings.Count(excerpt, "\n") - 1
+		r.Location.Path = strings.ToValidUTF8(path, "\uFFFD")
 		r.Facts = map[string]any{"fuzzed": strings.ToValidUTF8(fact, "\uFFFD"), "list": []any{fact, 1.5}}
-		files, err := Render(doc, nil)
+		files, err := RenderWith(doc, nil, Options{})
 		if err != nil {
 			t.Skipf("render refused the input: %v", err)
 		}

@@ -175,7 +175,7 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 		head = head || word == excerptHeadInfo
 	}
 	var err error
-	if rec != nil && rec.Excerpt != nil && rec.Lines != nil && rec.Path != nil {
+	if rec != nil && rec.Location != nil {
 		v, err = recordExcerpt(rec, head)
 	} else {
 		lang := "plaintext"
@@ -202,19 +202,19 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 // long excerpt is folded after its head, or, when head is set, cut after
 // it with a link to the record's page.
 func recordExcerpt(rec *findings.Record, head bool) (excerptView, error) {
-	lexer, _ := language(*rec.Path)
-	lines, err := highlight(lexer, displayText(*rec.Excerpt))
+	lexer, _ := language(rec.Location.Path)
+	lines, err := highlight(lexer, displayText(rec.Location.Excerpt))
 	if err != nil {
 		return excerptView{}, err
 	}
 	base := ""
-	if rec.Permalink != nil {
-		base, _, _ = strings.Cut(*rec.Permalink, "#")
+	if rec.Location.Permalink != "" {
+		base, _, _ = strings.Cut(rec.Location.Permalink, "#")
 	}
-	v := excerptView{ID: rec.ID, Path: *rec.Path, Start: rec.Lines.Start, End: rec.Lines.End, Count: len(lines)}
+	v := excerptView{ID: rec.ID, Path: rec.Location.Path, Start: rec.Location.Lines.Start, End: rec.Location.Lines.End, Count: len(lines)}
 	v.All.Wrap = lexer == "plaintext"
 	for i, toks := range lines {
-		lv := lineView{N: rec.Lines.Start + i, Tokens: toks}
+		lv := lineView{N: rec.Location.Lines.Start + i, Tokens: toks}
 		if base != "" {
 			lv.Href = base + "#L" + strconv.Itoa(lv.N)
 		}
@@ -231,7 +231,7 @@ func recordExcerpt(rec *findings.Record, head bool) (excerptView, error) {
 				Page:  pageTitle(rec.Page),
 				Count: len(v.Rest.Lines),
 				Start: v.Rest.Lines[0].N,
-				End:   rec.Lines.End,
+				End:   rec.Location.Lines.End,
 			}
 		}
 	}

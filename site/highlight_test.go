@@ -35,9 +35,9 @@ func TestValidCodeNotMarked(t *testing.T) {
 			doc := hostileDoc()
 			rec := doc.Findings[0]
 			path := "packages/x/" + name
-			rec.Path, rec.MovedFrom, rec.Excerpt = &path, nil, &src
-			rec.Lines.End = rec.Lines.Start + strings.Count(src, "\n") - 1
-			files, err := Render(doc, nil)
+			rec.Location.Path, rec.Location.MovedFrom, rec.Location.Excerpt = path, "", src
+			rec.Location.Lines.End = rec.Location.Lines.Start + strings.Count(src, "\n") - 1
+			files, err := RenderWith(doc, nil, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -53,10 +53,13 @@ func hostileDoc() *findings.Document {
 				Claim:  "Claim with <script>c()</script> and <b>bold</b> and `code`.",
 				When:   "When <i>x</i>\n\n# not a heading",
 				Caveat: str("Caveat <img src=x onerror=y>"),
-				Status: findings.StatusLocated, Path: str(hostilePath), MovedFrom: str("old/<script>.ts"),
-				Blob: str("<blob>"), Lines: &findings.Lines{Start: 7, End: 7 + n - 1}, SHA256: str(strings.Repeat("0123456789abcdef", 4)), // a record with another sha256 does not decode
-				Excerpt:   str(hostileExcerpt),
-				Permalink: str("https://github.com/example/agent/blob/" + commit + "/" + hostilePath + "\"><script>#L7-L20"),
+				Status: findings.StatusLocated,
+				Location: &findings.Location{
+					Path: hostilePath, MovedFrom: "old/<script>.ts", Blob: "<blob>", Lines: findings.Lines{Start: 7, End: 7 + n - 1},
+					SHA256:    strings.Repeat("0123456789abcdef", 4), // a record with another sha256 does not decode
+					Excerpt:   hostileExcerpt,
+					Permalink: "https://github.com/example/agent/blob/" + commit + "/" + hostilePath + "\"><script>#L7-L20",
+				},
 				Facts: findings.Facts{
 					"script": "<script>alert(1)</script>",
 					"pipes":  []any{"a|b", `a\|b`, "|"},
@@ -141,7 +144,7 @@ func checkMarkup(t *testing.T, name, html string) []string {
 }
 
 func TestHostileHTML(t *testing.T) {
-	files, err := Render(hostileDoc(), []byte("licence"))
+	files, err := RenderWith(hostileDoc(), []byte("licence"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +217,7 @@ func contains(list []string, s string) bool {
 // writes, that the excerpt's fenced block holds exactly the excerpt, and
 // that its fence is longer than any backtick or tilde run in it.
 func TestHostileMarkdown(t *testing.T) {
-	files, err := Render(hostileDoc(), nil)
+	files, err := RenderWith(hostileDoc(), nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

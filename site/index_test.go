@@ -16,7 +16,7 @@ import (
 // excerpt shows its head and links to the rest on its record's page.
 func TestIndexBrief(t *testing.T) {
 	doc := readFixture(t, "findings.json")
-	long := *doc.Findings[4] // tool-list, a located part of a file
+	long := doc.Findings[4].Clone() // tool-list, a located part of a file
 	long.ID, long.Definition = "long-span", "long-span"
 	var b strings.Builder
 	// Longer than the index shows whole (indexLines), shorter than the
@@ -25,10 +25,10 @@ func TestIndexBrief(t *testing.T) {
 		fmt.Fprintf(&b, "const line%d = %d\n", i, i)
 	}
 	excerpt := b.String()
-	long.Excerpt = &excerpt
-	long.Lines = &findings.Lines{Start: 100, End: 129}
-	doc.Findings = append(doc.Findings, &long)
-	files, err := Render(doc, testLicense)
+	long.Location.Excerpt = excerpt
+	long.Location.Lines = findings.Lines{Start: 100, End: 129}
+	doc.Findings = append(doc.Findings, long)
+	files, err := RenderWith(doc, testLicense, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,22 +50,22 @@ func TestIndexBrief(t *testing.T) {
 
 	for _, id := range []string{"prompt-files-plain", "prompt-files-terse"} {
 		rec := recordByID(t, doc, id)
-		perma, _, _ := strings.Cut(*rec.Permalink, "#")
+		perma, _, _ := strings.Cut(rec.Location.Permalink, "#")
 		lineLink := regexp.MustCompile(regexp.QuoteMeta(perma) + `#L\d+"`)
 		if n := len(lineLink.FindAllString(index, -1)); n > 0 {
 			t.Errorf("index quotes %d lines of %s, a file cited whole", n, id)
 		}
-		if n := len(lineLink.FindAllString(prompts, -1)); n != rec.Lines.End {
-			t.Errorf("prompts.html links %d lines of %s, want all %d", n, id, rec.Lines.End)
+		if n := len(lineLink.FindAllString(prompts, -1)); n != rec.Location.Lines.End {
+			t.Errorf("prompts.html links %d lines of %s, want all %d", n, id, rec.Location.Lines.End)
 		}
 		size := fmt.Sprintf("%.0f bytes", rec.Facts["bytes"])
 		if want := `<a href="prompts.html#` + id + `">`; !strings.Contains(section(index, id), want) || !strings.Contains(section(index, id), size) {
 			t.Errorf("index entry of %s lacks its size (%s) or the link %s:\n%s", id, size, want, section(index, id))
 		}
-		if want := fmt.Sprintf("The whole file: %s, %d lines, SHA-256 <code>%s</code>", size, rec.Lines.End, *rec.SHA256); !strings.Contains(prompts, want) {
+		if want := fmt.Sprintf("The whole file: %s, %d lines, SHA-256 <code>%s</code>", size, rec.Location.Lines.End, rec.Location.SHA256); !strings.Contains(prompts, want) {
 			t.Errorf("prompts.html lacks %q", want)
 		}
-		for _, want := range []string{"<strong>When:</strong>", "lines 1–", "SHA-256 <code>" + (*rec.SHA256)[:12]} {
+		for _, want := range []string{"<strong>When:</strong>", "lines 1–", "SHA-256 <code>" + (rec.Location.SHA256)[:12]} {
 			if !strings.Contains(section(index, id), want) {
 				t.Errorf("index entry of %s lacks %q", id, want)
 			}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -27,17 +28,17 @@ const (
 // labels. Each is drawn with its own colour and its own shape, so the
 // picture reads in greyscale and for colour-blind readers too.
 var matrixLegend = []struct{ Status, Label string }{
-	{findings.DiffUnchanged, "unchanged"},
-	{findings.DiffMoved, "moved (same bytes)"},
-	{findings.DiffChanged, "changed (bytes or facts)"},
-	{findings.DiffAdded, "added"},
-	{findings.DiffFound, "found (newly located)"},
-	{findings.DiffIntroduced, "introduced (was absent)"},
-	{findings.DiffRemoved, "removed"},
-	{findings.DiffLost, "lost (no longer located)"},
-	{findings.DiffRetired, "retired (now absent)"},
-	{findings.DiffAbsent, "absent (not in this release)"},
-	{findings.DiffMissing, "missing (not located)"},
+	{diff.Unchanged, "unchanged"},
+	{diff.Moved, "moved (same bytes)"},
+	{diff.Changed, "changed (bytes or facts)"},
+	{diff.Added, "added"},
+	{diff.Found, "found (newly located)"},
+	{diff.Introduced, "introduced (was absent)"},
+	{diff.Removed, "removed"},
+	{diff.Lost, "lost (no longer located)"},
+	{diff.Retired, "retired (now absent)"},
+	{diff.Absent, "absent (not in this release)"},
+	{diff.Missing, "missing (not located)"},
 	{cellLocated, "located (first release)"},
 	{cellAbsent, "no such finding yet"},
 }
@@ -105,7 +106,7 @@ type legendItem struct {
 
 // buildMatrix lays out the picture for releases oldest first, their
 // documents and the diff of each with the one before (diffs[0] is nil).
-func buildMatrix(tags []string, docs []*findings.Document, diffs []*findings.Diff) *matrixView {
+func buildMatrix(tags []string, docs []*findings.Document, diffs []*diff.Diff) *matrixView {
 	n := len(tags)
 	ids := unionIDs(docs)
 	byID := make([]map[string]*findings.Record, n)
@@ -117,9 +118,9 @@ func buildMatrix(tags []string, docs []*findings.Document, diffs []*findings.Dif
 			}
 		}
 	}
-	diffByID := make([]map[string]*findings.FindingDiff, n)
+	diffByID := make([]map[string]*diff.FindingDiff, n)
 	for i := 1; i < n; i++ {
-		diffByID[i] = map[string]*findings.FindingDiff{}
+		diffByID[i] = map[string]*diff.FindingDiff{}
 		for _, f := range diffs[i].Findings {
 			diffByID[i][f.ID] = f
 		}
@@ -158,7 +159,7 @@ func buildMatrix(tags []string, docs []*findings.Document, diffs []*findings.Dif
 		for i := range n {
 			c := matrixCell{X: v.GridX + i*pitch, Y: row.Y}
 			rec := byID[i][id]
-			var fd *findings.FindingDiff
+			var fd *diff.FindingDiff
 			if i > 0 {
 				fd = diffByID[i][id]
 			}
@@ -168,14 +169,14 @@ func buildMatrix(tags []string, docs []*findings.Document, diffs []*findings.Dif
 			case i == 0 && rec.Located():
 				c.Status = cellLocated
 			case i == 0:
-				c.Status = findings.DiffMissing
+				c.Status = diff.Missing
 			default:
 				c.Status = fd.Status
 			}
 			switch {
 			case c.Status == cellAbsent:
 			case rec == nil: // removed: the list of removed findings says what it was
-				c.Href = tags[i] + "/" + changesFile + "#" + findings.DiffRemoved
+				c.Href = tags[i] + "/" + changesFile + "#" + diff.Removed
 			default:
 				c.Href = tags[i] + "/" + rec.Page + ".html#" + id
 			}
@@ -209,18 +210,18 @@ func cellTitle(id string, tags []string, i int, status string, rec *findings.Rec
 		return id + ": no record at " + tags[i]
 	case cellLocated:
 		return at + "located (the first release shown)" + where(rec)
-	case findings.DiffMissing, findings.DiffLost:
+	case diff.Missing, diff.Lost:
 		p := ""
 		if rec != nil && rec.Problem != nil {
 			p = ": " + *rec.Problem
 		}
-		if status == findings.DiffLost {
+		if status == diff.Lost {
 			return at + "lost" + since + p
 		}
 		return at + "missing" + p
-	case findings.DiffRemoved:
+	case diff.Removed:
 		return at + "removed" + since
-	case findings.DiffAbsent, findings.DiffRetired:
+	case diff.Absent, diff.Retired:
 		p := ""
 		if rec != nil && rec.Problem != nil {
 			p = ": " + *rec.Problem
@@ -232,18 +233,18 @@ func cellTitle(id string, tags []string, i int, status string, rec *findings.Rec
 
 // where is ", path lines a–b" for a located record.
 func where(rec *findings.Record) string {
-	if rec == nil || !rec.Located() || rec.Path == nil || rec.Lines == nil {
+	if rec == nil || !rec.Located() {
 		return ""
 	}
-	if rec.Lines.Start == rec.Lines.End {
-		return fmt.Sprintf(", %s line %d", *rec.Path, rec.Lines.Start)
+	if rec.Location.Lines.Start == rec.Location.Lines.End {
+		return fmt.Sprintf(", %s line %d", rec.Location.Path, rec.Location.Lines.Start)
 	}
-	return fmt.Sprintf(", %s lines %d–%d", *rec.Path, rec.Lines.Start, rec.Lines.End)
+	return fmt.Sprintf(", %s lines %d–%d", rec.Location.Path, rec.Location.Lines.Start, rec.Location.Lines.End)
 }
 
 // unionIDs returns every record id of docs (oldest first), in the newest
 // document's order; an id only in older ones follows the id before it
-// there, as findings.Compare orders a diff.
+// there, as diff.Compare orders a diff.
 func unionIDs(docs []*findings.Document) []string {
 	var order []string
 	placed := map[string]bool{}

@@ -11,7 +11,9 @@ import (
 	"sync"
 	texttemplate "text/template"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 	"github.com/keyfindings/keyfindings/route"
 )
 
@@ -96,7 +98,7 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 	for i, r := range rels {
 		tags[i] = r.Tag
 	}
-	diffs := make([]*findings.Diff, n)
+	diffs := make([]*diff.Diff, n)
 	totals := make([][]RouteTotal, n)
 	for i := range n {
 		totals[i] = routeTotals(docs[i], cfg)
@@ -140,8 +142,8 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 
 // compareReleases compares two releases' records, and the routes of the
 // representative models on them.
-func compareReleases(old, new *findings.Document, cfg *route.Config) *findings.Diff {
-	d := findings.Compare(old, new)
+func compareReleases(old, new *findings.Document, cfg *route.Config) *diff.Diff {
+	d := diff.Compare(old, new)
 	route.CompareRoutes(d, cfg)
 	return d
 }
@@ -217,7 +219,7 @@ func forEach(n int, fn func(i int) error) error {
 }
 
 // The change classes a release lists, in the order the index counts them.
-var changeClasses = []string{findings.DiffChanged, findings.DiffMoved, findings.DiffAdded, findings.DiffFound, findings.DiffIntroduced, findings.DiffRemoved, findings.DiffLost, findings.DiffRetired, findings.DiffMissing}
+var changeClasses = []string{diff.Changed, diff.Moved, diff.Added, diff.Found, diff.Introduced, diff.Removed, diff.Lost, diff.Retired, diff.Missing}
 
 // releasesView is the data of releases.md.tmpl.
 type releasesView struct {
@@ -265,7 +267,7 @@ type countView struct {
 // renderReleasesIndex renders the index of releases oldest first, with
 // their documents, the diff of each with the one before (diffs[0] is nil)
 // and their route totals.
-func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*findings.Diff, totals [][]RouteTotal) ([]byte, error) {
+func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*diff.Diff, totals [][]RouteTotal) ([]byte, error) {
 	n := len(tags)
 	v := &releasesView{Repo: webBase(docs[n-1].Source.Repo)}
 	for i := n - 1; i >= 0; i-- {
@@ -289,7 +291,7 @@ func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Docum
 			for _, s := range changeClasses {
 				row.Counts = append(row.Counts, countView{Status: s, N: counts[s], Href: row.Changes + "#" + s})
 			}
-			row.Unchanged = counts[findings.DiffUnchanged]
+			row.Unchanged = counts[diff.Unchanged]
 		}
 		v.Releases = append(v.Releases, row)
 	}
@@ -311,7 +313,7 @@ func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Docum
 	}
 	p := newReleasePage(set, "index.html", figures)
 	nav := []navItem{{Title: "Releases", File: "index.html", Current: true}, {Title: "Key findings at " + tags[n-1], File: tags[n-1] + "/index.html"}}
-	title := "Key findings across releases · opencode " + tags[0] + " to " + tags[n-1]
+	title := "Key findings across releases · " + findings.DefaultPin().Name + " " + tags[0] + " to " + tags[n-1]
 	return p.html(releasesTemplate, v, title, "style.css", nav)
 }
 
@@ -425,7 +427,7 @@ type changeEntry struct {
 
 // routeChanges lists the routes of d whose totals changed, each part
 // linked to its record's entry on the page (anchors by finding id).
-func routeChanges(d *findings.Diff, anchors map[string]string) []routeChangeView {
+func routeChanges(d *diff.Diff, anchors map[string]string) []routeChangeView {
 	var out []routeChangeView
 	for _, r := range d.Routes {
 		if !r.Differs() {
@@ -444,13 +446,6 @@ func routeChanges(d *findings.Diff, anchors map[string]string) []routeChangeView
 	return out
 }
 
-func capitalize(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // factChangeView is a fact whose single value changed; a side without
 // the fact is marked absent (a nil value could also be a JSON null).
 type factChangeView struct {
@@ -465,7 +460,7 @@ type factListView struct {
 	Items string
 }
 
-func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Document, d *findings.Diff) ([]byte, error) {
+func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Document, d *diff.Diff) ([]byte, error) {
 	v := &changesView{
 		Tag: tag, Previous: prev,
 		Source: newSourceView(doc.Source), PreviousSource: newSourceView(prevDoc.Source),
@@ -476,7 +471,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 	for _, id := range reservedIDs {
 		used[id] = true
 	}
-	for _, s := range findings.DiffStatuses {
+	for _, s := range diff.Statuses {
 		used[s] = true
 	}
 	used["routes"] = true
@@ -486,7 +481,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 		groups[s] = &changeGroup{Status: s, Title: pageTitle(s), ID: s}
 	}
 	for _, f := range d.Findings {
-		e := changeEntry{ID: f.ID, Old: f.Old, New: f.New, Record: f.New, Note: capitalize(f.Note)}
+		e := changeEntry{ID: f.ID, Old: f.Old, New: f.New, Record: f.New, Note: mdtext.Capitalize(f.Note)}
 		if e.Record == nil {
 			e.Record = f.Old
 		}
@@ -507,7 +502,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 		}
 		if len(f.Hunks) > 0 {
 			var b strings.Builder
-			fmt.Fprintf(&b, "--- %s/%s\n+++ %s/%s\n", prev, deref(f.Old.Path), tag, deref(f.New.Path))
+			fmt.Fprintf(&b, "--- %s/%s\n+++ %s/%s\n", prev, f.Old.Location.Path, tag, f.New.Location.Path)
 			for _, h := range f.Hunks {
 				b.WriteString(h.Header() + "\n")
 				for _, l := range h.Lines {
@@ -527,7 +522,7 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 			}
 			e.FactLists = append(e.FactLists, factListView{Name: fc.Name, Items: b.String()})
 		}
-		if f.Status == findings.DiffUnchanged {
+		if f.Status == diff.Unchanged {
 			v.Unchanged = append(v.Unchanged, e)
 			continue
 		}
@@ -547,5 +542,5 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 		{Title: "Key findings at " + tag, File: "index.html"},
 		{Title: "Changes since " + prev, File: changesFile, Current: true},
 	}
-	return p.html(changesTemplate, v, "Changes in "+tag+" since "+prev+" · opencode", "style.css", nav)
+	return p.html(changesTemplate, v, "Changes in "+tag+" since "+prev+" · "+findings.DefaultPin().Name, "style.css", nav)
 }

@@ -30,9 +30,9 @@ func twoReleases(t *testing.T) []Release {
 		switch r.ID {
 		case "route-model":
 			excerpt, sum := "function route() {}\n", "0000000000000000000000000000000000000000000000000000000000000000"
-			r.Excerpt, r.SHA256 = &excerpt, &sum
+			r.Location.Excerpt, r.Location.SHA256 = excerpt, sum
 		case "tool-list":
-			r.Lines = &findings.Lines{Start: r.Lines.Start - 3, End: r.Lines.End - 3}
+			r.Location.Lines = findings.Lines{Start: r.Location.Lines.Start - 3, End: r.Location.Lines.End - 3}
 		}
 	}
 	return []Release{{Tag: "v9.9.8", Document: older, License: testLicense}, {Tag: "v9.9.9", Document: newer, License: testLicense}}

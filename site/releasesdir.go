@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/route"
 )
@@ -49,7 +50,7 @@ type dirRelease struct {
 	// findings.json has the hash the manifest records.
 	intact bool
 	// diff compares it with the release before; nil for the oldest.
-	diff *findings.Diff
+	diff *diff.Diff
 }
 
 // OpenReleasesDir opens dir to write releases into. order compares two
@@ -374,7 +375,7 @@ func (d *ReleasesDir) top(rels []*dirRelease) (Files, error) {
 	}
 	tags := make([]string, n)
 	docs := make([]*findings.Document, n)
-	diffs := make([]*findings.Diff, n)
+	diffs := make([]*diff.Diff, n)
 	totals := make([][]RouteTotal, n)
 	m := &ReleasesManifest{Schema: ReleasesManifestSchema, Releases: make([]ManifestRelease, n)}
 	for i, r := range rels {

@@ -11,6 +11,7 @@ import (
 	texttemplate "text/template"
 	"time"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/route"
 )
@@ -25,14 +26,6 @@ type Options struct {
 	Routes *route.Config
 }
 
-// Render returns the files of one commit's site with the embedded
-// templates: findings.json, the upstream licence (when license is not nil),
-// index.html, one HTML page per findings page, routes.html, findings.md
-// and style.css.
-func Render(doc *findings.Document, license []byte) (Files, error) {
-	return RenderWith(doc, license, Options{})
-}
-
 // pageTitle is the heading of a per-page file: the page name, capitalised.
 func pageTitle(page string) string {
 	if page == "" {
@@ -41,8 +34,11 @@ func pageTitle(page string) string {
 	return strings.ToUpper(page[:1]) + page[1:]
 }
 
-// RenderWith is Render with options. The pages are rendered from the
-// findings.json bytes and nothing else: the document is encoded, decoded
+// RenderWith returns the files of one commit's site: findings.json, the
+// upstream licence (when license is not nil), index.html, one HTML page
+// per findings page, routes.html, findings.md and style.css, with the
+// templates opts names (else the embedded ones). The pages are rendered
+// from the findings.json bytes and nothing else: the document is encoded, decoded
 // again, and only the decoded copy reaches the templates.
 func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, error) {
 	data, err := doc.Marshal()
@@ -276,7 +272,7 @@ func newSourceView(s findings.Source) sourceView {
 		if web := webBase(s.Repo); web != "" {
 			v.CommitURL = web + "/commit/" + v.Commit
 			if s.License != nil {
-				v.LicenseURL = findings.BlobURL(web, v.Commit, s.License.Path)
+				v.LicenseURL = cite.BlobURL(web, v.Commit, s.License.Path)
 			}
 		}
 	}
@@ -349,7 +345,7 @@ func (r *renderer) htmlPage(name string, p *pageView, heading, file string) ([]b
 		Body:        htmltemplate.HTML(body), // goldmark output: escaped, no raw HTML
 		LicenseFile: r.view.LicenseFile,
 	}
-	lv.Title = heading + " · opencode"
+	lv.Title = heading + " · " + findings.DefaultPin().Name
 	if r.view.Source.Version != "" {
 		lv.Title += " " + r.view.Source.Version
 	}

@@ -121,7 +121,7 @@ func (r *renderer) routes(cfg *route.Config) *routesView {
 // token count of the definition def.
 func (r *renderer) counted(def string) bool {
 	for _, rec := range r.doc.Findings {
-		if (rec.ID == def || rec.Definition == def) && rec.Located() && rec.Tokens != nil {
+		if (rec.ID == def || rec.Definition == def) && rec.Located() && rec.Location.Tokens != nil {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/route"
 )
@@ -217,7 +218,7 @@ func legendNote(vals []*int, tags []string) string {
 	}
 	s := fmt.Sprintf("%d at %s", *vals[last], tags[last])
 	if first != last {
-		s += fmt.Sprintf(", %s since %s", findings.Signed(*vals[last]-*vals[first]), tags[first])
+		s += fmt.Sprintf(", %s since %s", diff.Signed(*vals[last]-*vals[first]), tags[first])
 	}
 	return s
 }

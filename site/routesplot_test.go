@@ -25,15 +25,14 @@ func routeReleases(t *testing.T) []Release {
 		for _, r := range doc.Findings {
 			switch {
 			case i >= 1 && r.ID == "tool-descriptions-edit-txt":
-				text := *r.Excerpt + "Read the file before editing it.\n"
-				r.Excerpt = &text
-				sum := sha256Hex([]byte(text))
-				r.SHA256 = &sum
-				r.Lines.End++
-				r.Tokens.O200kBase += 312
+				text := r.Location.Excerpt + "Read the file before editing it.\n"
+				r.Location.Excerpt = text
+				r.Location.SHA256 = sha256Hex([]byte(text))
+				r.Location.Lines.End++
+				r.Location.Tokens.O200kBase += 312
 			case i == 2 && r.ID == "system-prompt-routing":
 				problem := "no match in packages/opencode/src/session/system.ts"
-				r.Status, r.Problem, r.Lines, r.SHA256, r.Excerpt, r.Path = findings.StatusMissing, &problem, nil, nil, nil, nil
+				r.Status, r.Problem, r.Location = findings.StatusMissing, &problem, nil
 			}
 		}
 		rels = append(rels, Release{Tag: tag, Document: doc})

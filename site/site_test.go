@@ -17,11 +17,11 @@ import (
 // TestDeterministic renders twice, and once from a document whose facts
 // still have the Go types a build produces, and wants the same bytes.
 func TestDeterministic(t *testing.T) {
-	a, err := Render(readFixture(t, "findings.json"), testLicense)
+	a, err := RenderWith(readFixture(t, "findings.json"), testLicense, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Render(readFixture(t, "findings.json"), testLicense)
+	b, err := RenderWith(readFixture(t, "findings.json"), testLicense, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestDeterministic(t *testing.T) {
 		"gates": map[string]string{"ShellTool": "flags.shell"}, "limit": 51200, "ratio": 0.5, "enabled": true,
 		"missing": nil, "empty": []string{}, "nested": [][]string{{"a", "b"}, {"c"}},
 	}
-	c, err := Render(doc, testLicense)
+	c, err := RenderWith(doc, testLicense, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestDeterministic(t *testing.T) {
 func TestRenderDoesNotChangeDocument(t *testing.T) {
 	doc := readFixture(t, "findings.json")
 	before, _ := json.Marshal(doc)
-	if _, err := Render(doc, nil); err != nil {
+	if _, err := RenderWith(doc, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := json.Marshal(doc)
@@ -95,7 +95,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 func TestFailedRenderKeepsSite(t *testing.T) {
 	parent := t.TempDir()
 	out := filepath.Join(parent, "site")
-	files, err := Render(readFixture(t, "findings.json"), testLicense)
+	files, err := RenderWith(readFixture(t, "findings.json"), testLicense, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestTemplateOverride(t *testing.T) {
 	if i, j := strings.Index(md, "## <a id=\"reasoning-history-and-export\">"), strings.Index(md, "## <a id=\"how-the-system-prompt-is-chosen\">"); i < 0 || j < 0 || i > j {
 		t.Error("sections.txt override does not put its section first")
 	}
-	def, err := Render(readFixture(t, "findings.json"), testLicense)
+	def, err := RenderWith(readFixture(t, "findings.json"), testLicense, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestRenderErrors(t *testing.T) {
 	} {
 		doc := readFixture(t, "findings.json")
 		edit(doc)
-		if _, err := Render(doc, nil); err == nil {
+		if _, err := RenderWith(doc, nil, Options{}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -207,7 +207,7 @@ func TestSectionAnchors(t *testing.T) {
 	doc.Findings[0].Section = "Tool list"
 	doc.Findings[1].Section = "Tool-list"
 	doc.Findings[2].Section = "tool list!"
-	files, err := Render(doc, nil)
+	files, err := RenderWith(doc, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func loadTemplates(override fs.FS) (*templateSet, error) {
 		embedded[name] = true
 	}
 	if override != nil {
-		if err := read(override, "--templates ", embedded); err != nil {
+		if err := read(override, "", embedded); err != nil {
 			return nil, err
 		}
 	}
@@ -184,14 +184,14 @@ func placeholderFuncs() texttemplate.FuncMap {
 func TemplateDir(dir string) (fs.FS, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("--templates %s: %w", dir, err)
+		return nil, &DirError{Role: TemplatesDir, Dir: dir, Problem: ": " + err.Error(), Err: err}
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("--templates %s is not a directory", dir)
+		return nil, &DirError{Role: TemplatesDir, Dir: dir, Problem: " is not a directory"}
 	}
 	fsys := os.DirFS(dir)
 	if _, err := loadTemplates(fsys); err != nil {
-		return nil, fmt.Errorf("--templates %s: %w", dir, err)
+		return nil, &DirError{Role: TemplatesDir, Dir: dir, Problem: ": " + err.Error(), Err: err}
 	}
 	return fsys, nil
 }

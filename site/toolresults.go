@@ -106,7 +106,10 @@ func toolKey(rec *findings.Record) string {
 // native runtime; packages/opencode is the default session loop (CLI, TUI
 // and app). Any other path gives "—".
 func runsIn(rec *findings.Record) string {
-	path := deref(rec.Path)
+	path := ""
+	if rec.Location != nil {
+		path = rec.Location.Path
+	}
 	switch {
 	case strings.HasPrefix(path, "packages/core/"), strings.HasPrefix(path, "packages/llm/"):
 		return runsV2

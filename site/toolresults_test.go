@@ -13,7 +13,7 @@ import (
 // default loop first, with — for a missing fact, long values cut, and
 // every value escaped.
 func TestToolResultsTable(t *testing.T) {
-	files, err := Render(readFixture(t, "toolresults.json"), nil)
+	files, err := RenderWith(readFixture(t, "toolresults.json"), nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestToolResultsTable(t *testing.T) {
 // TestToolResultsTableAbsent: a page without tool-result records has no
 // summary table.
 func TestToolResultsTableAbsent(t *testing.T) {
-	files, err := Render(readFixture(t, "findings.json"), nil)
+	files, err := RenderWith(readFixture(t, "findings.json"), nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

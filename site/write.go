@@ -1,5 +1,7 @@
 // Package site turns records into the published files and writes them
-// atomically.
+// atomically, after the records (source → locate → records → site): a
+// commit's pages and findings.md through the templates, goldmark and the
+// one escaping toolkit (mdtext), and the pages of a releases directory.
 package site
 
 import (
@@ -76,7 +78,7 @@ func replaceDir(out string, files Files, marked bool) error {
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".tmp-")
 	if err != nil {
-		return fmt.Errorf("--out %s: cannot write beside it: %w", out, err)
+		return &DirError{Role: OutputDir, Dir: out, Problem: ": cannot write beside it: " + err.Error(), Err: err}
 	}
 	ok := false
 	defer func() {
@@ -150,31 +152,31 @@ func checkTarget(out string, want Kind, force bool) (Kind, error) {
 		return KindEmpty, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("--out %s: %w", out, err)
+		return 0, &DirError{Role: OutputDir, Dir: out, Problem: ": " + err.Error(), Err: err}
 	}
 	if info.Mode()&os.ModeSymlink != 0 {
 		// The site is renamed into place, which would replace the link,
 		// not write where it points.
-		return 0, fmt.Errorf("--out %s is a symbolic link; give the directory it points to", out)
+		return 0, &DirError{Role: OutputDir, Dir: out, Problem: " is a symbolic link; give the directory it points to"}
 	}
 	if !info.IsDir() {
-		return 0, fmt.Errorf("--out %s is a file, not a directory; choose another --out", out)
+		return 0, &DirError{Role: OutputDir, Dir: out, Problem: " is a file, not a directory", Remedy: ChooseAnother}
 	}
 	if precious(out) {
-		return 0, fmt.Errorf("--out %s is the root, your home or a directory that holds the current one; choose a directory of its own", out)
+		return 0, &DirError{Role: OutputDir, Dir: out, Problem: " is the root, your home or a directory that holds the current one; choose a directory of its own"}
 	}
 	kind, err := dirKind(out)
 	if err != nil {
-		return 0, fmt.Errorf("--out %s: %w", out, err)
+		return 0, &DirError{Role: OutputDir, Dir: out, Problem: ": " + err.Error(), Err: err}
 	}
 	switch {
 	case force || kind == want || kind == KindEmpty || kind == KindMarked:
 		return kind, nil
 	case kind == KindForeign:
-		return 0, fmt.Errorf("--out %s is a non-empty directory that keyfindings did not write; choose an empty one or pass --force to replace it", out)
+		return 0, &DirError{Role: OutputDir, Dir: out, Problem: " is a non-empty directory that keyfindings did not write", Remedy: ChooseEmptyOrForce}
 	}
 	noun, _, _ := strings.Cut(want.String(), " (")
-	return 0, fmt.Errorf("--out %s is %s, and this command writes %s; choose another --out, or pass --force to replace it", out, kind, noun)
+	return 0, &DirError{Role: OutputDir, Dir: out, Problem: fmt.Sprintf(" is %s, and this command writes %s", kind, noun), Remedy: ChooseAnotherOrForce}
 }
 
 // dirKind tells what the directory dir holds by its top-level entries.
@@ -234,7 +236,7 @@ func swap(tmp, out string) error {
 	}
 	old, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".old-")
 	if err != nil {
-		return fmt.Errorf("--out %s: %w", out, err)
+		return &DirError{Role: OutputDir, Dir: out, Problem: ": " + err.Error(), Err: err}
 	}
 	os.Remove(old)
 	if err := os.Rename(out, old); err != nil {

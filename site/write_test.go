@@ -54,7 +54,7 @@ func TestWriteDirTargets(t *testing.T) {
 			os.Mkdir(d, 0o755)
 			os.WriteFile(filepath.Join(d, "thesis.tex"), []byte("mine"), 0o644)
 			return d
-		}, false, "--force"},
+		}, false, "did not write; choose an empty one or have it replaced"},
 		{"a foreign non-empty directory with --force", func(p string) string {
 			d := filepath.Join(p, "site")
 			os.Mkdir(d, 0o755)
@@ -67,7 +67,7 @@ func TestWriteDirTargets(t *testing.T) {
 			os.WriteFile(filepath.Join(d, Marker), []byte(markerText), 0o644)
 			os.WriteFile(filepath.Join(d, ReleasesManifestFile), []byte("{}"), 0o644)
 			return d
-		}, false, "is a releases directory (it holds .keyfindings-releases.json), and this command writes a single site; choose another --out, or pass --force"},
+		}, false, "is a releases directory (it holds .keyfindings-releases.json), and this command writes a single site; choose another output directory, or have it replaced"},
 		{"a releases directory with --force", func(p string) string {
 			d := filepath.Join(p, "site")
 			os.Mkdir(d, 0o755)

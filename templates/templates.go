@@ -33,7 +33,9 @@
 // with their records (.Sections), the pages (.Pages), the page being
 // rendered (.Page, page.md.tmpl only), whether the Markdown becomes HTML
 // (.HTML) and whether upstream-license.txt is written (.LicenseFile).
-// Records are findings.Record values. Data from the source reaches the
+// Records are findings.Record values; a located record's span is
+// .Location (.Path, .Lines, .SHA256, .Excerpt, .Blob, .Permalink, .Tokens,
+// .MovedFrom), nil for a record not located. Data from the source reaches the
 // Markdown only through these functions, which show it literally:
 //
 //	md TEXT           text, escaped, on one line

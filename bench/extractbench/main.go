@@ -1,5 +1,5 @@
 // Command extractbench times keyfindings' extraction against a local copy
-// of opencode's history, through the extract API: the releases loop (one
+// of opencode's history, through the source and locate APIs: the releases loop (one
 // Extractor over many tags, as `keyfindings releases` runs it) and the
 // floor (reading the files the catalog needs and parsing each once). It
 // is a benchmark tool, not part of keyfindings; bench/run.sh drives it.
@@ -27,8 +27,9 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 func main() {
@@ -120,11 +121,11 @@ func copyFacts(fs []findings.FactSpec, tag string) []findings.FactSpec {
 	return out
 }
 
-func (c *common) open() (*extract.Opened, error) {
+func (c *common) open() (*source.Opened, error) {
 	if c.repo == "" {
 		return nil, fmt.Errorf("no repository: pass -repo or set KEYFINDINGS_OPENCODE_REPO")
 	}
-	return extract.Open(context.Background(), extract.Options{Repo: c.repo, Pin: findings.DefaultPin()})
+	return source.Open(context.Background(), source.Options{Repo: c.repo, Pin: findings.DefaultPin()})
 }
 
 func (c *common) profile() func() {
@@ -155,7 +156,7 @@ func runReleases(args []string) error {
 	from := fs.String("from", "", "first tag (default: the oldest release)")
 	to := fs.String("to", "", "last tag (default: the newest release)")
 	out := fs.String("out", "", "write <out>/<tag>/findings.json")
-	serial := fs.Bool("serial", false, "extract one tag after another instead of with ExtractMany")
+	serial := fs.Bool("serial", false, "extract one tag after another instead of several at once")
 	cacheDir := fs.String("cache", "", "keep located records and query facts on disk here too (CompileOptions.CacheDir)")
 	fs.Parse(args)
 	defer c.profile()()
@@ -164,7 +165,7 @@ func runReleases(args []string) error {
 	if err != nil {
 		return err
 	}
-	x, err := extract.CompileWith(cat, extract.CompileOptions{CacheDir: *cacheDir})
+	x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: *cacheDir})
 	if err != nil {
 		return err
 	}
@@ -178,24 +179,16 @@ func runReleases(args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs := make([]extract.Job, len(tags))
+	snaps := make([]source.Snapshot, len(tags))
 	for i, tag := range tags {
-		at, err := o.At(tag)
+		at, err := o.At(context.Background(), tag)
 		if err != nil {
 			return err
 		}
-		jobs[i] = extract.Job{Snapshot: at.Snapshot, Meta: extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL}}
+		snaps[i] = at.Snapshot
 	}
-	var results []*extract.Result
-	if *serial {
-		for _, j := range jobs {
-			res, err := x.Extract(j.Snapshot, j.Meta)
-			if err != nil {
-				return fmt.Errorf("%s: %w", j.Meta.Ref, err)
-			}
-			results = append(results, res)
-		}
-	} else if results, err = x.ExtractMany(jobs); err != nil {
+	results, err := extractAll(x, snaps, tags, o.WebURL, *serial)
+	if err != nil {
 		return err
 	}
 	done := time.Now()
@@ -221,19 +214,48 @@ func runReleases(args []string) error {
 			}
 		}
 	}
-	st := x.Stats()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	fmt.Fprintf(os.Stderr, "extractbench: %d tags (%s..%s), %d definitions, %d/%d records located; compile %s, extract %s; %d trees parsed, %d results reused, %d located afresh; Go heap peak %d MiB\n",
+	fmt.Fprintf(os.Stderr, "extractbench: %d tags (%s..%s), %d definitions, %d/%d records located; compile %s, extract %s; Go heap peak %d MiB\n",
 		len(tags), tags[0], tags[len(tags)-1], len(cat.Definitions), located, total,
 		compiled.Sub(start).Round(time.Millisecond), done.Sub(compiled).Round(time.Millisecond),
-		st.Parses, st.Reused, st.Located, ms.HeapSys>>20)
+		ms.HeapSys>>20)
 	return nil
+}
+
+// extractAll extracts every snapshot with x, in order with serial, else at
+// most four at a time (the Extractor serialises its own reads of the
+// shared repository), and returns the results in snapshot order.
+func extractAll(x *locate.Extractor, snaps []source.Snapshot, tags []string, web string, serial bool) ([]*locate.Result, error) {
+	limit := 4
+	if serial {
+		limit = 1
+	}
+	results := make([]*locate.Result, len(snaps))
+	errs := make([]error, len(snaps))
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for i := range snaps {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i], errs[i] = x.Extract(snaps[i], locate.Meta{Repo: web, Ref: tags[i], WebURL: web})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", tags[i], err)
+		}
+	}
+	return results, nil
 }
 
 // releaseTags lists the release tags (vMAJOR.MINOR.PATCH, no pre-release)
 // in semver order, from..to inclusive.
-func releaseTags(o *extract.Opened, from, to string) ([]string, error) {
+func releaseTags(o *source.Opened, from, to string) ([]string, error) {
 	iter, err := o.Repo.Tags()
 	if err != nil {
 		return nil, err
@@ -312,7 +334,8 @@ func runFloor(args []string) error {
 		return err
 	}
 	// Extract also reads these two for the document's source block.
-	want := map[string]bool{"packages/opencode/package.json": true, "LICENSE": true}
+	pin := findings.DefaultPin()
+	want := map[string]bool{pin.VersionFile: true, pin.LicenseFile: true}
 	for _, d := range cat.Definitions {
 		for _, form := range d.Forms() {
 			want[form.Path] = true
@@ -327,8 +350,8 @@ func runFloor(args []string) error {
 			return err
 		}
 		for _, r := range doc.Findings {
-			if r.Path != nil {
-				want[*r.Path] = true
+			if r.Location != nil {
+				want[r.Location.Path] = true
 			}
 		}
 	}
@@ -337,11 +360,11 @@ func runFloor(args []string) error {
 		return err
 	}
 	defer o.Close()
-	at, err := o.At(*ref)
+	at, err := o.At(context.Background(), *ref)
 	if err != nil {
 		return err
 	}
-	var files []*extract.File
+	var files []*source.File
 	var bytesRead int
 	for p := range want {
 		f, err := at.Snapshot.ReadFile(p)
@@ -353,7 +376,7 @@ func runFloor(args []string) error {
 	}
 	read := time.Now()
 	var wg sync.WaitGroup
-	next := make(chan *extract.File)
+	next := make(chan *source.File)
 	parsed := 0
 	var mu sync.Mutex
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/site"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // sourceFlags are the flags every command that reads opencode shares.
@@ -62,12 +64,12 @@ func (s *sourceFlags) registerDefs(fs *flag.FlagSet) {
 
 // catalog loads the definitions and compiles their queries, before any
 // source is read.
-func (s *sourceFlags) catalog() (*findings.Catalog, *extract.Extractor, error) {
+func (s *sourceFlags) catalog() (*findings.Catalog, *locate.Extractor, error) {
 	cat, err := s.definitions()
 	if err != nil {
 		return nil, nil, err
 	}
-	x, err := extract.CompileWith(cat, extract.CompileOptions{CacheDir: s.extractCache()})
+	x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: s.extractCache()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -89,7 +91,7 @@ func (s *sourceFlags) extractCache() string {
 	dir := s.cache
 	if dir == "" {
 		var err error
-		if dir, err = extract.DefaultCacheDir(); err != nil {
+		if dir, err = source.DefaultCacheDir(); err != nil {
 			return ""
 		}
 	}
@@ -97,29 +99,29 @@ func (s *sourceFlags) extractCache() string {
 }
 
 // open opens the source the flags name.
-func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*extract.Opened, error) {
-	if s.webURL != "" && !findings.IsWebURL(s.webURL) {
+func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*source.Opened, error) {
+	if s.webURL != "" && !cite.IsWebURL(s.webURL) {
 		return nil, usagef("--web-url %q is not an http(s) URL of a repository (a host, and no query, fragment or /blob/ part); give its web address, such as https://github.com/anomalyco/opencode", s.webURL)
 	}
-	opts := extract.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin(), Timeout: s.timeout}
+	opts := source.Options{Repo: s.repo, Ref: s.ref, CacheDir: s.cache, WebURL: s.webURL, Pin: findings.DefaultPin(), Timeout: s.timeout}
 	if !s.quiet {
 		opts.Progress = stderr
 	}
-	return extract.Open(ctx, opts)
+	return source.Open(ctx, opts)
 }
 
 // extractAt resolves ref in o and runs the catalog there.
-func extractAt(o *extract.Opened, x *extract.Extractor, ref string) (*extract.Result, error) {
-	at, err := o.At(ref)
+func extractAt(ctx context.Context, o *source.Opened, x *locate.Extractor, ref string) (*locate.Result, error) {
+	at, err := o.At(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
 	web := o.WebURL
-	if o.Kind == extract.KindDir {
+	if o.Kind == source.KindDir {
 		web = ""
 	}
-	res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
-	if err == nil && o.Kind == extract.KindDir && noneFound(res.Document) {
+	res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
+	if err == nil && o.Kind == source.KindDir && noneFound(res.Document) {
 		return nil, fmt.Errorf("--repo %s holds none of opencode's sources (0 of %d findings located); point --repo at an opencode checkout or clone", o.Dir, len(res.Document.Findings))
 	}
 	return res, err
@@ -138,17 +140,18 @@ func noneFound(doc *findings.Document) bool {
 
 // extractOne loads the catalog, opens the source and extracts the ref the
 // flags name: what build, cite and review all start with.
-func (s *sourceFlags) extractOne(stderr io.Writer) (*findings.Catalog, *extract.Result, error) {
+func (s *sourceFlags) extractOne(stderr io.Writer) (*findings.Catalog, *locate.Result, error) {
 	cat, x, err := s.catalog()
 	if err != nil {
 		return nil, nil, err
 	}
-	o, err := s.open(context.Background(), stderr)
+	ctx := context.Background()
+	o, err := s.open(ctx, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer o.Close()
-	res, err := extractAt(o, x, s.ref)
+	res, err := extractAt(ctx, o, x, s.ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -205,7 +208,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if *strict && located+absent != total {
 		for _, r := range res.Document.Findings {
 			if !r.Located() && !r.Absent() {
-				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, deref(r.Problem))
+				fmt.Fprintf(stderr, "keyfindings build: %s is %s: %s\n", r.ID, r.Status, r.ProblemText())
 			}
 		}
 		fmt.Fprintf(stderr, "keyfindings build: %d of %d findings located%s %s; --strict: nothing written, %s left as it was\n", located, total, note, readLabel(res.Document), *out)
@@ -282,11 +285,4 @@ func readLabel(doc *findings.Document) string {
 		return "in the plain directory"
 	}
 	return "at " + findings.SourceLabel(doc.Source)
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

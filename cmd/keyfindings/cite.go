@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
 )
 
 func runCite(args []string, stdout, stderr io.Writer) error {
@@ -36,12 +38,12 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 	if r == nil {
 		return fmt.Errorf("no finding %q at %s; `keyfindings list` shows the definition ids (a definition with expect: all gives <id>-<key> records)", id, findings.SourceLabel(doc.Source))
 	}
-	c, err := findings.CiteRecord(doc, r)
+	c, err := cite.Record(doc, r)
 	if err != nil {
 		return fmt.Errorf("%v (at %s)", err, findings.SourceLabel(doc.Source))
 	}
 	if r.Review != nil {
-		fmt.Fprintf(stderr, "keyfindings cite: warning: %s is flagged for review %s (%s); re-read its claim before relying on it, then `keyfindings review --accept`\n", id, readLabel(doc), oneLine(*r.Review))
+		fmt.Fprintf(stderr, "keyfindings cite: warning: %s is flagged for review %s (%s); re-read its claim before relying on it, then `keyfindings review --accept`\n", id, readLabel(doc), mdtext.OneLine(*r.Review))
 	}
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: cited %s %s\n", id, readLabel(doc))
@@ -50,10 +52,10 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 	case "md":
 		fmt.Fprintln(stdout, c.Short().Format())
 	case "url":
-		if r.Permalink == nil {
+		if r.Location.Permalink == "" {
 			return fmt.Errorf("finding %s has no permalink: the source is a plain directory, not a commit (use --format md)", id)
 		}
-		fmt.Fprintln(stdout, *r.Permalink)
+		fmt.Fprintln(stdout, r.Location.Permalink)
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/route"
 )
@@ -35,7 +36,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usagef("--format %q: want text, md or json", *format)
 	}
-	opts := findings.ReportOptions{Changed: *changed}
+	opts := diff.ReportOptions{Changed: *changed}
 	if !flagGiven(fs, "changed") && *format == "md" {
 		opts.Changed = true
 	}
@@ -43,7 +44,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	d := findings.Compare(docs[0], docs[1])
+	d := diff.Compare(docs[0], docs[1])
 	cfg, err := route.ParseConfig(findings.RoutesData(), "findings/routes.yaml")
 	if err != nil {
 		return err
@@ -133,7 +134,7 @@ func loadSides(src *sourceFlags, args []string, stderr io.Writer) ([]*findings.D
 		if err := o.Ensure(ctx, args[i]); err != nil {
 			return nil, err
 		}
-		res, err := extractAt(o, x, args[i])
+		res, err := extractAt(ctx, o, x, args[i])
 		if err != nil {
 			return nil, err
 		}

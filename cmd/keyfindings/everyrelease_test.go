@@ -40,7 +40,7 @@ func TestRealHistoryEveryRelease(t *testing.T) {
 		n++
 		for _, r := range doc.Findings {
 			if !r.Located() && !r.Absent() {
-				t.Errorf("%s: %s is %s: %s", e.Name(), r.ID, r.Status, deref(r.Problem))
+				t.Errorf("%s: %s is %s: %s", e.Name(), r.ID, r.Status, r.ProblemText())
 			}
 			if r.Absent() && (r.Problem == nil || *r.Problem == "") {
 				t.Errorf("%s: %s is absent without a reason", e.Name(), r.ID)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -46,10 +47,10 @@ func TestRealHistoryStrict(t *testing.T) {
 	for _, r := range doc.Findings {
 		prompt := r.Definition == "system-prompt-files" || r.Definition == "tool-descriptions"
 		switch {
-		case prompt && (r.Tokens == nil || r.Tokens.O200kBase <= 0 || r.Tokens.O200kBase > len(*r.Excerpt) || r.Tokens.Cl100kBase <= 0):
-			t.Errorf("%s: tokens %+v for a %d-byte prompt file", r.ID, r.Tokens, len(*r.Excerpt))
-		case !prompt && r.Tokens != nil:
-			t.Errorf("%s: tokens %+v, want null", r.ID, *r.Tokens)
+		case prompt && (r.Location.Tokens == nil || r.Location.Tokens.O200kBase <= 0 || r.Location.Tokens.O200kBase > len(r.Location.Excerpt) || r.Location.Tokens.Cl100kBase <= 0):
+			t.Errorf("%s: tokens %+v for a %d-byte prompt file", r.ID, r.Location.Tokens, len(r.Location.Excerpt))
+		case !prompt && r.Location.Tokens != nil:
+			t.Errorf("%s: tokens %+v, want null", r.ID, *r.Location.Tokens)
 		}
 	}
 	if _, err := exec.LookPath("git"); err != nil {
@@ -61,20 +62,20 @@ func TestRealHistoryStrict(t *testing.T) {
 	}
 	for _, r := range doc.Findings {
 		cmd := exec.Command("sh", "-c", `git --git-dir="$1" show "$2:$3" | sed -n "$4,$5p" | sha256sum`, "sh",
-			gitDir, *doc.Source.Commit, *r.Path, strconv.Itoa(r.Lines.Start), strconv.Itoa(r.Lines.End))
+			gitDir, *doc.Source.Commit, r.Location.Path, strconv.Itoa(r.Location.Lines.Start), strconv.Itoa(r.Location.Lines.End))
 		got, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("%s: %v", r.ID, err)
 		}
-		if sum := strings.Fields(string(got))[0]; sum != *r.SHA256 {
-			t.Errorf("%s: sed|sha256sum gives %s, record says %s", r.ID, sum, *r.SHA256)
+		if sum := strings.Fields(string(got))[0]; sum != r.Location.SHA256 {
+			t.Errorf("%s: sed|sha256sum gives %s, record says %s", r.ID, sum, r.Location.SHA256)
 		}
 		raw, err := exec.Command("sh", "-c", `git --git-dir="$1" show "$2:$3" | sed -n "$4,$5p"`, "sh",
-			gitDir, *doc.Source.Commit, *r.Path, strconv.Itoa(r.Lines.Start), strconv.Itoa(r.Lines.End)).Output()
+			gitDir, *doc.Source.Commit, r.Location.Path, strconv.Itoa(r.Location.Lines.Start), strconv.Itoa(r.Location.Lines.End)).Output()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(raw) != *r.Excerpt && !strings.Contains(*r.Excerpt, "\uFFFD") {
+		if string(raw) != r.Location.Excerpt && !strings.Contains(r.Location.Excerpt, "\uFFFD") {
 			t.Errorf("%s: excerpt differs from the cited bytes", r.ID)
 		}
 	}
@@ -127,12 +128,12 @@ func TestRealHistoryReleases(t *testing.T) {
 				continue
 			}
 			got, err := exec.Command("sh", "-c", `git --git-dir="$1" show "$2:$3" | sed -n "$4,$5p" | sha256sum`, "sh",
-				gitDir, *doc.Source.Commit, *r.Path, strconv.Itoa(r.Lines.Start), strconv.Itoa(r.Lines.End)).Output()
+				gitDir, *doc.Source.Commit, r.Location.Path, strconv.Itoa(r.Location.Lines.Start), strconv.Itoa(r.Location.Lines.End)).Output()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sum := strings.Fields(string(got))[0]; sum != *r.SHA256 {
-				t.Errorf("%s %s: sed|sha256sum gives %s, record says %s", line, r.ID, sum, *r.SHA256)
+			if sum := strings.Fields(string(got))[0]; sum != r.Location.SHA256 {
+				t.Errorf("%s %s: sed|sha256sum gives %s, record says %s", line, r.ID, sum, r.Location.SHA256)
 			}
 		}
 		docs = append(docs, doc)
@@ -141,11 +142,11 @@ func TestRealHistoryReleases(t *testing.T) {
 		t.Fatalf("read %d releases in git's version order, want 27", len(docs))
 	}
 	for i := 1; i < len(docs); i++ {
-		for _, fd := range findings.Compare(docs[i-1], docs[i]).Findings {
-			if fd.Status != findings.DiffChanged || fd.Old.Path == nil || fd.New.Path == nil {
+		for _, fd := range diff.Compare(docs[i-1], docs[i]).Findings {
+			if fd.Status != diff.Changed || fd.Old.Location == nil || fd.New.Location == nil {
 				continue
 			}
-			diff := git("diff", "--stat", *docs[i-1].Source.Commit, *docs[i].Source.Commit, "--", *fd.Old.Path, *fd.New.Path)
+			diff := git("diff", "--stat", *docs[i-1].Source.Commit, *docs[i].Source.Commit, "--", fd.Old.Location.Path, fd.New.Location.Path)
 			if strings.TrimSpace(diff) == "" {
 				t.Errorf("%s changed from %s to %s, but git diff shows no change to its file", fd.ID, docs[i-1].Source.Ref, docs[i].Source.Ref)
 			}

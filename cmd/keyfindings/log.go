@@ -10,9 +10,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/history"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 func runLog(args []string, stdout, stderr io.Writer) error {
@@ -57,7 +58,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	if o.Kind == extract.KindDir {
+	if o.Kind == source.KindDir {
 		return fmt.Errorf("--repo %s is a plain directory, which has no history; point --repo at a git repository", src.repo)
 	}
 	q := history.Query{AllCommits: *all, Repo: o.WebURL, WebURL: o.WebURL, CacheDir: src.extractCache()}
@@ -96,7 +97,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 // logRange resolves --to (default: the pin's tag when the repository
 // holds it, else HEAD) and --from. A fetched source is fetched in full:
 // a log needs the whole history, not a shallow tag.
-func logRange(ctx context.Context, o *extract.Opened, from, to string) (*object.Commit, *object.Commit, error) {
+func logRange(ctx context.Context, o *source.Opened, from, to string) (*object.Commit, *object.Commit, error) {
 	if to == "" {
 		to = o.DefaultRef
 		if pin := findings.DefaultPin(); pin.Ref != "" {
@@ -112,7 +113,7 @@ func logRange(ctx context.Context, o *extract.Opened, from, to string) (*object.
 			return nil, nil, err
 		}
 	}
-	at, err := o.At(to)
+	at, err := o.At(ctx, to)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--to: %w", err)
 	}
@@ -126,7 +127,7 @@ func logRange(ctx context.Context, o *extract.Opened, from, to string) (*object.
 	if err := o.Ensure(ctx, from); err != nil {
 		return nil, nil, err
 	}
-	fromCommit, err := extract.ResolveCommit(o.Repo, from)
+	fromCommit, err := source.ResolveCommit(o.Repo, from)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--from: %w", err)
 	}
@@ -135,16 +136,16 @@ func logRange(ctx context.Context, o *extract.Opened, from, to string) (*object.
 
 // expectAllError names the record ids a definition with expect: all gives
 // at --to, since log follows one record.
-func expectAllError(o *extract.Opened, def *findings.Definition, to *object.Commit) error {
-	snap, err := extract.NewGitSnapshot(o.Repo, to)
+func expectAllError(o *source.Opened, def *findings.Definition, to *object.Commit) error {
+	snap, err := source.NewGitSnapshot(o.Repo, to)
 	if err != nil {
 		return err
 	}
-	x, err := extract.Compile(&findings.Catalog{Definitions: []*findings.Definition{def}})
+	x, err := locate.Compile(&findings.Catalog{Definitions: []*findings.Definition{def}})
 	if err != nil {
 		return err
 	}
-	res, err := x.Extract(snap, extract.Meta{})
+	res, err := x.Extract(snap, locate.Meta{})
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -75,12 +74,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, oneLine(err.Error()))
+			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, errorLine(err))
 			return 2
 		case errors.Is(err, errFailed):
 			return 1
 		default:
-			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, oneLine(err.Error()))
+			fmt.Fprintf(stderr, "keyfindings %s: %s\n", c.name, errorLine(err))
 			return 1
 		}
 	}
@@ -152,5 +151,3 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -2,21 +2,20 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/internal/buildid"
+	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/releases"
 	"github.com/keyfindings/keyfindings/site"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // onExtract is called with each release tag that is extracted rather than
@@ -35,7 +34,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	src.registerRepo(fs) // the releases are the refs: no --ref
 	from := fs.String("from", "", "oldest release tag to include (default: the oldest release)")
 	to := fs.String("to", "", "newest release tag to include (default: the newest release)")
-	match := fs.String("match", extract.DefaultMatch, "glob (path.Match) on tag names choosing the releases; when given, pre-releases and prefixed names that carry a version (vscode-v1.2.3) count too")
+	match := fs.String("match", releases.DefaultMatch, "glob (path.Match) on tag names choosing the releases; when given, pre-releases and prefixed names that carry a version (vscode-v1.2.3) count too")
 	out := fs.String("out", "", "output directory (required)")
 	force := fs.Bool("force", false, "replace a non-empty --out that is not a releases directory (a site written by build, or one keyfindings did not write)")
 	prune := fs.Bool("prune", false, "remove the releases in --out that are outside the range")
@@ -66,11 +65,11 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tool, err := toolVersion()
+	tool, err := buildid.ID()
 	if err != nil {
 		return err
 	}
-	dir, notes, err := site.OpenReleasesDir(*out, *force, extract.CompareReleaseTags, opts)
+	dir, notes, err := site.OpenReleasesDir(*out, *force, releases.CompareReleaseTags, opts)
 	if err != nil {
 		return err
 	}
@@ -90,14 +89,14 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	if o.Kind == extract.KindDir {
+	if o.Kind == source.KindDir {
 		return fmt.Errorf("--repo %s is a plain directory, which has no release tags; point --repo at a git repository", src.repo)
 	}
 	tags, err := o.Tags(ctx)
 	if err != nil {
 		return err
 	}
-	chosen, err := extract.SelectReleases(tags, extract.Selection{Match: *match, MatchGiven: matchGiven, From: *from, To: *to})
+	chosen, err := releases.SelectReleases(tags, releases.Selection{Match: *match, MatchGiven: matchGiven, From: *from, To: *to})
 	if err != nil {
 		return err
 	}
@@ -119,7 +118,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out)
 		}
 		start := time.Now()
-		how, commit, err := putRelease(dir, o, x, key, t.Name)
+		how, commit, err := putRelease(ctx, dir, o, x, key, t.Name)
 		if err != nil {
 			return fmt.Errorf("release %s: %w", t.Name, err)
 		}
@@ -161,8 +160,8 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 // putRelease writes the release tag into dir: reused from dir when it was
 // built there from the same commit with key, else extracted. It returns
 // how, for the progress line, and the commit the tag names.
-func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
-	at, err := o.At(tag)
+func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
+	at, err := o.At(ctx, tag)
 	if err != nil {
 		return "", "", err
 	}
@@ -170,7 +169,7 @@ func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, 
 	how = "reused"
 	if rel == nil {
 		onExtract(tag)
-		res, err := x.Extract(at.Snapshot, extract.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
+		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
 		if err != nil {
 			return "", "", err
 		}
@@ -189,7 +188,7 @@ func shortCommit(c string) string {
 }
 
 // outside returns the tags that are not among chosen, in their order.
-func outside(tags []string, chosen []extract.ReleaseTag) []string {
+func outside(tags []string, chosen []releases.ReleaseTag) []string {
 	in := map[string]bool{}
 	for _, t := range chosen {
 		in[t.Name] = true
@@ -202,35 +201,3 @@ func outside(tags []string, chosen []extract.ReleaseTag) []string {
 	}
 	return rest
 }
-
-// toolVersion identifies this keyfindings build for the releases
-// manifest, so that records extracted by another build are not reused:
-// the module version and VCS revision when the binary was built from a
-// clean checkout, else the SHA-256 of the executable itself (go run, go
-// test and builds from a modified tree carry no trustworthy revision).
-var toolVersion = sync.OnceValues(func() (string, error) {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		var rev, modified string
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value
-			}
-		}
-		if rev != "" && modified == "false" {
-			return "keyfindings " + info.Main.Version + " " + rev, nil
-		}
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("identify the keyfindings executable: %w", err)
-	}
-	data, err := os.ReadFile(exe)
-	if err != nil {
-		return "", fmt.Errorf("identify the keyfindings executable: %w", err)
-	}
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
-})

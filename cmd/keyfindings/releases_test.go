@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -310,7 +311,7 @@ func TestReleasesSite(t *testing.T) {
 			}
 			continue
 		}
-		d := findings.Compare(docs[i-1], docs[i])
+		d := diff.Compare(docs[i-1], docs[i])
 		for _, fd := range d.Findings {
 			seen[fd.Status] = true
 			href := tag + "/changes.html#removed"
@@ -322,7 +323,7 @@ func TestReleasesSite(t *testing.T) {
 			}
 		}
 		for status, n := range d.Counts() {
-			if status == findings.DiffUnchanged {
+			if status == diff.Unchanged {
 				continue
 			}
 			link := fmt.Sprintf(`<a href="%s/changes.html#%s">%d</a>`, tag, status, n)

@@ -7,7 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/diff"
+	"github.com/keyfindings/keyfindings/review"
 )
 
 // defsDir is where the built-in catalog's definition files live in the
@@ -43,18 +44,18 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	flags := findings.Reviews(cat, res.Document)
+	flags := review.Reviews(cat, res.Document)
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: %d record(s) flagged for review %s\n", len(flags), readLabel(res.Document))
 	}
 	for _, f := range flags {
 		fmt.Fprintf(stdout, "%s\t%s\n", f.ID, f.Review)
-		for _, l := range findings.FactLines(f.Changes) {
+		for _, l := range diff.FactLines(f.Changes) {
 			fmt.Fprintf(stdout, "    %s\n", l)
 		}
 	}
 	if *accept {
-		written, err := findings.AcceptReviews(src.defs, cat, res.Document)
+		written, err := review.AcceptReviews(src.defs, cat, res.Document)
 		if err != nil {
 			return err
 		}

@@ -64,13 +64,13 @@ func TestDiffRoutesCatalog(t *testing.T) {
 	}
 	for _, r := range doc.Findings {
 		if r.ID == "tool-descriptions-edit-txt" {
-			text := *r.Excerpt + "Check the file first.\n"
+			text := r.Location.Excerpt + "Check the file first.\n"
 			sum := sha256.Sum256([]byte(text))
 			hash := hex.EncodeToString(sum[:])
-			r.Excerpt, r.SHA256 = &text, &hash
-			r.Lines.End++
-			r.Tokens.O200kBase += 312
-			r.Tokens.Cl100kBase += 300
+			r.Location.Excerpt, r.Location.SHA256 = text, hash
+			r.Location.Lines.End++
+			r.Location.Tokens.O200kBase += 312
+			r.Location.Tokens.Cl100kBase += 300
 		}
 	}
 	data, err := doc.Marshal()

@@ -8,14 +8,16 @@ import (
 	"os"
 	"strings"
 
-	"github.com/keyfindings/keyfindings/extract"
+	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
+	"github.com/keyfindings/keyfindings/verify"
 )
 
 // verifyItem is one citation to check, or one that failed to parse.
 type verifyItem struct {
 	text     string
-	citation findings.Citation
+	citation cite.Citation
 	// excerpt is the record's excerpt, for citations from a findings.json.
 	excerpt *string
 	err     error
@@ -47,12 +49,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if len(items) == 0 {
 		return errors.New("nothing to verify: the inputs hold no located findings or citations")
 	}
-	o, err := src.open(context.Background(), stderr)
+	ctx := context.Background()
+	o, err := src.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer o.Close()
-	v, err := extract.NewVerifier(o, src.ref)
+	v, err := verify.NewVerifier(ctx, o, src.ref)
 	if err != nil {
 		return err
 	}
@@ -67,43 +70,43 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	counts := map[string]int{}
 	for _, it := range items {
-		status := verifyOne(stdout, v, it)
+		status := verifyOne(ctx, stdout, v, it)
 		counts[status]++
 	}
 	fmt.Fprintln(stdout, verifySummary(counts))
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: verified %d citation(s) %s\n", len(items), v.Label())
 	}
-	if counts[extract.VerifyOK] != len(items) {
+	if counts[verify.VerifyOK] != len(items) {
 		return errFailed
 	}
 	return nil
 }
 
 // verifyOne checks one item, prints its line and returns its status.
-func verifyOne(stdout io.Writer, v *extract.Verifier, it verifyItem) string {
+func verifyOne(ctx context.Context, stdout io.Writer, v *verify.Verifier, it verifyItem) string {
 	if it.err != nil {
-		fmt.Fprintf(stdout, "error %s: %s\n", it.text, oneLine(it.err.Error()))
-		return extract.VerifyError
+		fmt.Fprintf(stdout, "error %s: %s\n", it.text, errorLine(it.err))
+		return verify.VerifyError
 	}
-	vd := v.Verify(it.citation, it.excerpt)
+	vd := v.Verify(ctx, it.citation, it.excerpt)
 	old := it.citation.Short().Format()
 	switch {
-	case vd.Status == extract.VerifyOK:
+	case vd.Status == verify.VerifyOK:
 		fmt.Fprintf(stdout, "ok  %s\n", old)
-	case vd.Status == extract.VerifyMoved:
+	case vd.Status == verify.VerifyMoved:
 		line := fmt.Sprintf("moved %s → %s", old, vd.New.Short().Format())
 		if vd.Reason != "" {
 			line += " (" + vd.Reason + ")"
 		}
 		fmt.Fprintln(stdout, line)
-	case vd.Status == extract.VerifyChanged && vd.New != nil:
-		fmt.Fprintf(stdout, "changed %s → %s: %s\n", old, vd.New.Short().Format(), oneLine(vd.Reason))
-	case vd.Status == extract.VerifyError && vd.New != nil:
+	case vd.Status == verify.VerifyChanged && vd.New != nil:
+		fmt.Fprintf(stdout, "changed %s → %s: %s\n", old, vd.New.Short().Format(), mdtext.OneLine(vd.Reason))
+	case vd.Status == verify.VerifyError && vd.New != nil:
 		// No hash to check: the lines as they are, for the user to check.
-		fmt.Fprintf(stdout, "error %s: %s; the lines are %s\n", old, oneLine(vd.Reason), vd.New.Short().Format())
+		fmt.Fprintf(stdout, "error %s: %s; the lines are %s\n", old, mdtext.OneLine(vd.Reason), vd.New.Short().Format())
 	default:
-		fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, oneLine(vd.Reason))
+		fmt.Fprintf(stdout, "%s %s: %s\n", vd.Status, old, advise(vd.Reason, vd.Err))
 	}
 	return vd.Status
 }
@@ -111,8 +114,8 @@ func verifyOne(stdout io.Writer, v *extract.Verifier, it verifyItem) string {
 // verifySummary is verify's last line: "N ok, M moved, K changed", and
 // ", E errors" when there are any.
 func verifySummary(counts map[string]int) string {
-	s := fmt.Sprintf("%d ok, %d moved, %d changed", counts[extract.VerifyOK], counts[extract.VerifyMoved], counts[extract.VerifyChanged])
-	if n := counts[extract.VerifyError]; n > 0 {
+	s := fmt.Sprintf("%d ok, %d moved, %d changed", counts[verify.VerifyOK], counts[verify.VerifyMoved], counts[verify.VerifyChanged])
+	if n := counts[verify.VerifyError]; n > 0 {
 		s += fmt.Sprintf(", %d error(s)", n)
 	}
 	return s
@@ -132,7 +135,7 @@ func verifyInputs(arg string, stderr io.Writer) ([]verifyItem, error) {
 		if err != nil {
 			return nil, err
 		}
-		found := findings.FindCitations(string(data))
+		found := cite.Find(string(data))
 		if len(found) == 0 {
 			return nil, fmt.Errorf("%s: no citations in the cite format ([<path> L<a>–<b> @<commit>](<permalink>) · SHA-256 <hex>…)", arg)
 		}
@@ -142,7 +145,7 @@ func verifyInputs(arg string, stderr io.Writer) ([]verifyItem, error) {
 		}
 		return items, nil
 	}
-	c, err := findings.ParseCitation(arg)
+	c, err := cite.Parse(arg)
 	if err != nil {
 		if statErr == nil {
 			return nil, usagef("%s is a directory, not a findings.json, Markdown file or citation", arg)
@@ -162,7 +165,7 @@ func documentItems(file string, stderr io.Writer) ([]verifyItem, error) {
 	}
 	var items []verifyItem
 	for _, r := range doc.Findings {
-		c, err := findings.CiteRecord(doc, r)
+		c, err := cite.Record(doc, r)
 		switch {
 		case err != nil && !r.Located():
 			// Not located: the record cites nothing to check.
@@ -173,7 +176,7 @@ func documentItems(file string, stderr io.Writer) ([]verifyItem, error) {
 			items = append(items, verifyItem{text: r.ID, err: err})
 			continue
 		}
-		items = append(items, verifyItem{text: r.ID, citation: c, excerpt: r.Excerpt})
+		items = append(items, verifyItem{text: r.ID, citation: c, excerpt: &r.Location.Excerpt})
 	}
 	return items, nil
 }

@@ -1,0 +1,384 @@
+package locate
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/mdtext"
+)
+
+// tree-sitter analyses the whole grammar for every query it compiles
+// (some milliseconds for TypeScript, whatever the query), then each
+// pattern. So the catalog's query texts are compiled in groups: one
+// tree-sitter query holding several texts' patterns, each text knowing
+// which of the group's patterns are its own (query.first) and taking only
+// their matches, with its own predicates. A file runs a group once per
+// node and range it is asked for (groupMatches), so the texts of a group
+// that query the same place share one walk of the tree.
+//
+// A group is what runs together: the main queries of a definition's
+// shapes (they run on the definition's files), and apart from them its
+// fact queries (they run on a located span or on captured nodes; over a
+// whole file they would match everywhere).
+
+// queryGroup is one tree-sitter query made of one or more query texts.
+type queryGroup struct {
+	text string
+
+	mu       sync.Mutex
+	compiled map[*sitter.Language]*sitter.Query
+	// known is set once captures and patterns are: by the first
+	// compilation, or from a cache entry (queryFromMeta).
+	known    bool
+	captures []string // capture names by id
+	patterns int
+}
+
+// tsCompiles counts the queries given to tree-sitter, for tests.
+var tsCompiles atomic.Int64
+
+// compileError is tree-sitter's refusal of a query text.
+type compileError struct{ err error }
+
+func (e *compileError) Error() string { return mdtext.OneLine(e.err.Error()) }
+
+// forLanguage returns the group compiled for lang, compiling it on first
+// use. Every grammar must give the captures and patterns the first did.
+func (g *queryGroup) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.compiled[lang]; ok {
+		return c, nil
+	}
+	c, err := sitter.NewQuery([]byte(g.text), lang)
+	tsCompiles.Add(1)
+	if err != nil {
+		return nil, &compileError{err}
+	}
+	var names []string
+	for i := uint32(0); i < c.CaptureCount(); i++ {
+		names = append(names, c.CaptureNameForId(i))
+	}
+	if !g.known {
+		g.known, g.captures, g.patterns = true, names, int(c.PatternCount())
+	} else if !slices.Equal(names, g.captures) || int(c.PatternCount()) != g.patterns {
+		return nil, fmt.Errorf("query compiles to other captures or patterns than its cache entry says; delete the keyfindings cache directory")
+	}
+	if g.compiled == nil {
+		g.compiled = map[*sitter.Language]*sitter.Query{}
+	}
+	g.compiled[lang] = c
+	return c, nil
+}
+
+// groupMatch is one match of a group's query: the group's pattern index
+// and the captures by name. Predicates are not yet applied.
+type groupMatch struct {
+	pattern  int
+	captures map[string][]*sitter.Node
+}
+
+// runKey names one run of a group on a file: the node it starts from and
+// the byte range it is limited to.
+type runKey struct {
+	group      *queryGroup
+	start, end uint32
+	symbol     sitter.Symbol
+	within     byteRange
+	hasWithin  bool
+}
+
+// groupMatches runs g on node of f (within a byte range when set) and
+// returns every match, once per file view, node and range: the texts of
+// the group asking the same share the run. When within is set, only
+// matches whose captured nodes all lie inside it are kept.
+func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byteRange) ([]groupMatch, error) {
+	key := runKey{group: g, start: node.StartByte(), end: node.EndByte(), symbol: node.Symbol()}
+	if within != nil {
+		key.within, key.hasWithin = *within, true
+	}
+	f.runsMu.Lock()
+	defer f.runsMu.Unlock()
+	if ms, ok := f.runs[key]; ok {
+		return ms, nil
+	}
+	sq, err := g.forLanguage(f.lang)
+	var ce *compileError
+	if errors.As(err, &ce) {
+		return nil, fmt.Errorf("query does not compile for this grammar: %s", ce)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cur := sitter.NewQueryCursor()
+	defer cur.Close()
+	if within != nil {
+		cur.SetPointRange(f.point(within.start), f.point(within.end))
+	}
+	cur.Exec(sq, node)
+	var out []groupMatch
+	for {
+		m, ok := cur.NextMatch()
+		if !ok {
+			break
+		}
+		caps := map[string][]*sitter.Node{}
+		inside := true
+		for _, c := range m.Captures {
+			if within != nil && (int(c.Node.StartByte()) < within.start || int(c.Node.EndByte()) > within.end) {
+				inside = false
+			}
+			name := g.captures[c.Index]
+			caps[name] = append(caps[name], c.Node)
+		}
+		if inside {
+			out = append(out, groupMatch{pattern: int(m.PatternIndex), captures: caps})
+		}
+	}
+	if f.runs == nil {
+		f.runs = map[runKey][]groupMatch{}
+	}
+	f.runs[key] = out
+	return out, nil
+}
+
+// queryGroups partitions texts, the query texts to compile, into groups:
+// per definition, the main queries of its shapes, and its fact queries.
+// A text several definitions use joins the first group that has it; a
+// text compiled already (compileQuery) joins none.
+func queryGroups(cat *findings.Catalog, texts []string) [][]string {
+	want := map[string]bool{}
+	for _, t := range texts {
+		// A text this process compiled already is not compiled again.
+		if _, done := compiledQueries.Load(t); !done {
+			want[t] = true
+		}
+	}
+	var groups [][]string
+	add := func(list []string) {
+		var g []string
+		for _, t := range list {
+			if want[t] {
+				want[t] = false
+				g = append(g, t)
+			}
+		}
+		if len(g) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	for _, d := range cat.Definitions {
+		var main, facts []string
+		var walk func([]findings.FactSpec)
+		walk = func(fs []findings.FactSpec) {
+			for _, f := range fs {
+				if f.Query != "" {
+					facts = append(facts, f.Query)
+				}
+				walk(f.Fields)
+			}
+		}
+		for _, form := range d.Forms() {
+			main = append(main, form.Query)
+			walk(form.Facts)
+		}
+		add(main)
+		add(facts)
+	}
+	for _, t := range texts {
+		if want[t] {
+			add([]string{t})
+		}
+	}
+	return groups
+}
+
+// compileGroup compiles texts as one tree-sitter query and makes
+// compileQuery answer each text from it. A text the group cannot hold
+// exactly as it would compile alone (it does not scan as whole patterns,
+// or its predicates name another text's captures), and every text of a
+// group that does not compile, is compiled alone: that reports its error,
+// if any, as it always did.
+func compileGroup(texts []string) {
+	alone := func(ts []string) {
+		for _, t := range ts {
+			compileQuery(t)
+		}
+	}
+	if len(texts) < 2 {
+		alone(texts)
+		return
+	}
+	scans := make([]scannedQuery, len(texts))
+	total := 0
+	for i, t := range texts {
+		s, ok := scanQuery(t)
+		if !ok {
+			alone(texts)
+			return
+		}
+		scans[i] = s
+		total += s.patterns
+	}
+	g := &queryGroup{text: strings.Join(texts, "\n")}
+	sq, err := g.forLanguage(langTS)
+	if err != nil || int(sq.PatternCount()) != total {
+		alone(texts)
+		return
+	}
+	first := 0
+	for i, t := range texts {
+		q, ok := groupMember(g, sq, t, first, scans[i])
+		first += scans[i].patterns
+		if !ok {
+			compileQuery(t)
+			continue
+		}
+		storeQuery(q)
+	}
+}
+
+// groupMember is text as patterns first.. of the compiled group sq; ok is
+// false when the group does not hold it as it would compile alone.
+func groupMember(g *queryGroup, sq *sitter.Query, text string, first int, s scannedQuery) (*query, bool) {
+	q := &query{text: text, group: g, first: first, captures: s.captures}
+	own := map[string]bool{}
+	for p := first; p < first+s.patterns; p++ {
+		if q.addPattern(sq, uint32(p)) != nil {
+			return nil, false
+		}
+		for c := uint32(0); c < sq.CaptureCount(); c++ {
+			if sq.CaptureQuantifierForId(uint32(p), c) != sitter.QuantifierZero {
+				own[g.captures[c]] = true
+			}
+		}
+	}
+	if len(own) != len(s.captures) {
+		return nil, false
+	}
+	for _, c := range s.captures {
+		if !own[c] {
+			return nil, false
+		}
+	}
+	for _, list := range q.preds {
+		for _, p := range list {
+			if !own[p.capture] || p.other != "" && !own[p.other] {
+				return nil, false
+			}
+		}
+	}
+	return q, true
+}
+
+// scannedQuery is what scanQuery reads from a query text.
+type scannedQuery struct {
+	// patterns counts the top-level patterns.
+	patterns int
+	// captures are the capture names in order of first appearance, the
+	// order in which tree-sitter numbers them.
+	captures []string
+}
+
+// scanQuery reads a query text's top-level patterns and capture names
+// without compiling it. ok is false when the text does not end at the top
+// level (an unclosed parenthesis or string, a stray closing one), so that
+// joined to another text it would not keep to its own patterns.
+func scanQuery(text string) (scannedQuery, bool) {
+	var s scannedQuery
+	seen := map[string]bool{}
+	depth := 0
+	field := false // a top-level field name was read: its pattern follows
+	start := func() {
+		if depth == 0 && !field {
+			s.patterns++
+		}
+		field = false
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == ';':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case c == '"':
+			start()
+			i++
+			for i < len(text) && text[i] != '"' {
+				if text[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i >= len(text) {
+				return s, false
+			}
+			i++
+		case c == '(' || c == '[':
+			start()
+			depth++
+			i++
+		case c == ')' || c == ']':
+			if depth--; depth < 0 {
+				return s, false
+			}
+			i++
+		case c == '@':
+			j := i + 1
+			for j < len(text) && isQueryIdent(text[j]) {
+				j++
+			}
+			if name := text[i+1 : j]; !seen[name] {
+				seen[name] = true
+				s.captures = append(s.captures, name)
+			}
+			i = j
+		case c == '#' || c == '!':
+			// A predicate or a negated field, inside a pattern.
+			i++
+			for i < len(text) && isQueryIdent(text[i]) {
+				i++
+			}
+		case c == '_' || isQueryIdent(c) && c != '.' && c != '-' && c != '?' && c != '!':
+			j := i
+			for j < len(text) && isQueryIdent(text[j]) {
+				j++
+			}
+			if depth == 0 {
+				// A wildcard, or a field name with its pattern after.
+				isField := text[i:j] != "_"
+				start()
+				field = isField
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return s, depth == 0 && !field
+}
+
+// isQueryIdent reports whether b may be part of a name in a query, as
+// tree-sitter scans names (non-ASCII bytes included, as parts of letters).
+func isQueryIdent(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' ||
+		b == '_' || b == '-' || b == '.' || b == '?' || b == '!' || b >= 0x80
+}
+
+// groupSize is the length of a group's text, which its compile time
+// follows.
+func groupSize(texts []string) int {
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	return n
+}

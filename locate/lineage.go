@@ -1,0 +1,434 @@
+package locate
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/keyfindings/keyfindings/source"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// lineage answers, for an Extractor, whether a commit is at or after a
+// release tag, or before it, and remembers what it learnt per history:
+// each commit is read once; per target commit, its ancestors found so far
+// and the answers given.
+//
+// Releases are not always on the line that later commits descend from:
+// since v1.14 opencode tags a release commit (version bumps only) made
+// on top of a development commit and never merged back, so v1.18.3 does
+// not descend from v1.18.2. Of the 982 release tags up to v1.18.3, 857
+// are its ancestors and 94 are one such commit off its history. So, for
+// a commit C and a tag's commit T:
+//
+//   - C is at or after T when C is T or descends from it; C is before T
+//     when C is a proper ancestor of T;
+//   - else, when T is a few commits off C's line (following T's parents
+//     back at most maxOffLine commits, single-parent ones but for the
+//     last, C descends from every parent of one of them) C is at or
+//     after T, and when C is a few commits off T's line (likewise every
+//     parent of one of C's is a proper ancestor of T) C is before T;
+//     when both hold the nearer line decides, and at equal distance (C
+//     and T are siblings) ancestry does not tell;
+//   - otherwise (lines that part by more commits, a commit that shares
+//     no history with T, history missing from a shallow copy) ancestry
+//     does not tell.
+//
+// The second rule takes a tagged commit off the line to hold what its
+// parents hold, as opencode's release commits do. One consequence: the
+// development commit a release commit was cut from is a proper ancestor
+// of it, so "before" it, although its code is the release's; located
+// there, a finding carries the warning that its range looks wrong.
+//
+// Does C descend from target X? C's history is walked newest first, and
+// X's alongside it down to the same commit time: a commit X's walk has
+// reached is a proper ancestor of X, so cannot lead to X, and is not
+// expanded. The walk covers roughly the commits between C and X, not the
+// whole history, and X's walk resumes where it stopped for the next
+// question. Commit times only order the work: with skewed clocks an
+// answer can cost more, or be "does not tell", but is never wrong
+// (descends needs X reached; a proper ancestor needs X's walk to reach
+// it).
+type lineage struct {
+	mu     sync.Mutex
+	graphs map[source.History]*graph
+}
+
+// graph is what is known of one history.
+type graph struct {
+	h     source.History
+	nodes map[string]*node
+	tags  map[string]string
+	walks map[string]*targetWalk
+}
+
+// node is one commit read; missing when the copy lacks it.
+type node struct {
+	id      string
+	parents []string
+	when    int64
+	missing bool
+}
+
+// targetWalk is the walk of one target commit's history, resumable.
+type targetWalk struct {
+	target string
+	// before holds the target's proper ancestors reached so far.
+	before map[string]bool
+	queue  nodeQueue
+	// descends remembers, per commit asked about, whether it descends
+	// from the target.
+	descends map[string]bool
+}
+
+func newLineage() *lineage { return &lineage{graphs: map[source.History]*graph{}} }
+
+// Place is where a commit stands to a release tag.
+type Place int
+
+const (
+	// PlaceUnknown: ancestry does not tell (see lineage).
+	PlaceUnknown Place = iota
+	// AtOrAfter: the commit is the tagged one, or descends from it.
+	AtOrAfter
+	// Before: the commit comes before the tagged one on its line.
+	Before
+)
+
+// place tells where commit stands to the commit tag names in h. Callers
+// hold the Extractor's source lock (it reads the repository).
+func (l *lineage) place(h source.History, commit, tag string) (Place, error) {
+	if h == nil || commit == "" {
+		return PlaceUnknown, nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, ok := l.graphs[h]
+	if !ok {
+		g = &graph{h: h, nodes: map[string]*node{}, tags: map[string]string{}, walks: map[string]*targetWalk{}}
+		l.graphs[h] = g
+	}
+	target, ok := g.tags[tag]
+	if !ok {
+		var err error
+		if target, err = h.TagCommit(tag); err != nil {
+			return PlaceUnknown, err
+		}
+		g.tags[tag] = target
+	}
+	if target == "" {
+		return PlaceUnknown, nil
+	}
+	if ok, err := g.descends(commit, target); err != nil || ok {
+		return AtOrAfter, err
+	}
+	w, err := g.walk(target)
+	if err != nil {
+		return PlaceUnknown, err
+	}
+	cn, err := g.node(commit)
+	if err != nil || cn.missing {
+		return PlaceUnknown, err
+	}
+	if ok, err := g.reached(w, cn); err != nil || ok {
+		return Before, err
+	}
+	after, err := g.descendsFromParents(commit, target)
+	if err != nil {
+		return PlaceUnknown, err
+	}
+	before, err := g.parentsReached(w, cn)
+	if err != nil {
+		return PlaceUnknown, err
+	}
+	// The nearer line decides; equally near (siblings), ancestry does not
+	// tell.
+	switch {
+	case after > 0 && (before == 0 || after < before):
+		return AtOrAfter, nil
+	case before > 0 && (after == 0 || before < after):
+		return Before, nil
+	}
+	return PlaceUnknown, nil
+}
+
+// maxOffLine is how many commits a release commit may stand off the line
+// that later commits descend from and still be placed on it (see lineage).
+const maxOffLine = 3
+
+// descendsFromParents reports how many commits t stands off c's line: the
+// n, at most maxOffLine, such that c descends from every parent of t's
+// (n-1)-th single parent (1: c descends from every parent of t); 0 when
+// none is.
+func (g *graph) descendsFromParents(c, t string) (int, error) {
+	return g.offLine(t, func(p string) (bool, error) { return g.descends(c, p) })
+}
+
+// parentsReached reports how many commits c stands off the line of w's
+// target: the n, at most maxOffLine, such that every parent of c's
+// (n-1)-th single parent is a proper ancestor of the target; 0 when none
+// is.
+func (g *graph) parentsReached(w *targetWalk, c *node) (int, error) {
+	return g.offLine(c.id, func(p string) (bool, error) {
+		pn, err := g.node(p)
+		if err != nil || pn.missing {
+			return false, err
+		}
+		return g.reached(w, pn)
+	})
+}
+
+// offLine follows start's parents back at most maxOffLine commits (single
+// parents but for the last) and returns the n of the first commit all of
+// whose parents satisfy ok (1: start's own parents); 0 when none does.
+func (g *graph) offLine(start string, ok func(parent string) (bool, error)) (int, error) {
+	id := start
+	for n := 1; n <= maxOffLine; n++ {
+		cur, err := g.node(id)
+		if err != nil || cur.missing || len(cur.parents) == 0 {
+			return 0, err
+		}
+		all := true
+		for _, p := range cur.parents {
+			yes, err := ok(p)
+			if err != nil {
+				return 0, err
+			}
+			all = all && yes
+		}
+		switch {
+		case all:
+			return n, nil
+		case len(cur.parents) > 1:
+			return 0, nil
+		}
+		id = cur.parents[0]
+	}
+	return 0, nil
+}
+
+// reached reports whether w's walk, taken down to n's commit time, has
+// found n to be a proper ancestor of its target.
+func (g *graph) reached(w *targetWalk, n *node) (bool, error) {
+	if err := g.advance(w, n.when); err != nil {
+		return false, err
+	}
+	return w.before[n.id], nil
+}
+
+// walk returns the walk of target's history, starting it on first use.
+func (g *graph) walk(target string) (*targetWalk, error) {
+	if w, ok := g.walks[target]; ok {
+		return w, nil
+	}
+	t, err := g.node(target)
+	if err != nil {
+		return nil, err
+	}
+	w := &targetWalk{target: target, before: map[string]bool{}, descends: map[string]bool{}}
+	w.queue.push(t)
+	g.walks[target] = w
+	return w, nil
+}
+
+// node returns a commit, read once.
+func (g *graph) node(id string) (*node, error) {
+	if n, ok := g.nodes[id]; ok {
+		return n, nil
+	}
+	n := &node{id: id}
+	ps, when, err := g.h.Parents(id)
+	switch {
+	case errors.Is(err, source.ErrNotFound):
+		n.missing = true
+	case err != nil:
+		return nil, err
+	default:
+		n.parents, n.when = ps, when.Unix()
+	}
+	g.nodes[id] = n
+	return n, nil
+}
+
+// advance walks the target's history down to commit time when.
+func (g *graph) advance(w *targetWalk, when int64) error {
+	for w.queue.Len() > 0 && w.queue.top().when >= when {
+		n := w.queue.pop()
+		if n.missing {
+			// Fewer commits known to be the target's ancestors: a
+			// walk from a commit asked about just goes further.
+			continue
+		}
+		for _, p := range n.parents {
+			if w.before[p] {
+				continue
+			}
+			w.before[p] = true
+			pn, err := g.node(p)
+			if err != nil {
+				return err
+			}
+			w.queue.push(pn)
+		}
+	}
+	return nil
+}
+
+// descends reports whether commit is target or descends from it: its
+// history is walked newest first until it reaches the target or runs
+// out (of commits not known to be the target's ancestors).
+func (g *graph) descends(commit, target string) (bool, error) {
+	w, err := g.walk(target)
+	if err != nil {
+		return false, err
+	}
+	if d, ok := w.descends[commit]; ok {
+		return d, nil
+	}
+	start, err := g.node(commit)
+	if err != nil {
+		return false, err
+	}
+	var queue nodeQueue
+	queue.push(start)
+	seen := map[string]bool{commit: true}
+	found := false
+	for queue.Len() > 0 && !found {
+		if err := g.advance(w, queue.top().when); err != nil {
+			return false, err
+		}
+		n := queue.pop()
+		if d, known := w.descends[n.id]; n.id == target || known && d {
+			found = true
+			break
+		}
+		if w.before[n.id] || n.missing {
+			continue
+		}
+		if d, known := w.descends[n.id]; known && !d {
+			continue
+		}
+		for _, p := range n.parents {
+			if !seen[p] {
+				seen[p] = true
+				pn, err := g.node(p)
+				if err != nil {
+					return false, err
+				}
+				queue.push(pn)
+			}
+		}
+	}
+	w.descends[commit] = found
+	return found, nil
+}
+
+// nodeQueue is a max-heap of commits by commit time (ties by id, so the
+// walk is deterministic).
+type nodeQueue []*node
+
+func (q nodeQueue) Len() int { return len(q) }
+func (q nodeQueue) less(i, j int) bool {
+	if q[i].when != q[j].when {
+		return q[i].when > q[j].when
+	}
+	return q[i].id < q[j].id
+}
+func (q nodeQueue) top() *node { return q[0] }
+
+func (q *nodeQueue) push(n *node) {
+	*q = append(*q, n)
+	for i := len(*q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		(*q)[i], (*q)[p] = (*q)[p], (*q)[i]
+		i = p
+	}
+}
+
+func (q *nodeQueue) pop() *node {
+	old := *q
+	top := old[0]
+	last := len(old) - 1
+	old[0] = old[last]
+	*q = old[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && q.less(l, m) {
+			m = l
+		}
+		if r < last && q.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		(*q)[i], (*q)[m] = (*q)[m], (*q)[i]
+		i = m
+	}
+	return top
+}
+
+// outside is a commit's place outside a definition's since/until range.
+type outside struct {
+	// reason is the absent record's problem: "introduced in v1.15.5" or
+	// "removed in v1.17.0".
+	reason string
+	// where words the commit's place for a warning.
+	where string
+}
+
+// rangeAt is where a snapshot's commit stands to a definition's since and
+// until tags: nil when inside, or when ancestry does not tell (a plain
+// directory, a tag the repository lacks, an unrelated commit).
+func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outside, error) {
+	if d.Since == "" && d.Until == "" {
+		return nil, nil
+	}
+	h := snap.History()
+	if h == nil {
+		return nil, nil
+	}
+	x.src.Lock()
+	defer x.src.Unlock()
+	if d.Since != "" {
+		p, err := x.lineage.place(h, snap.Commit(), d.Since)
+		if err != nil {
+			return nil, err
+		}
+		if p == Before {
+			return &outside{reason: "introduced in " + d.Since, where: "comes before " + d.Since + " (since:)"}, nil
+		}
+	}
+	if d.Until != "" {
+		p, err := x.lineage.place(h, snap.Commit(), d.Until)
+		if err != nil {
+			return nil, err
+		}
+		if p == AtOrAfter {
+			return &outside{reason: "removed in " + d.Until, where: "is at or after " + d.Until + " (until:)"}, nil
+		}
+	}
+	return nil, nil
+}
+
+// apply turns the records of a definition at a commit outside its range:
+// a missing finding is absent, with the reason; a finding whose code is
+// found there keeps its status, with a warning that the range looks
+// wrong (the code is the evidence, the range a claim about it).
+func (o *outside) apply(recs []*findings.Record) {
+	for _, r := range recs {
+		switch r.Status {
+		case findings.StatusMissing:
+			r.Status = findings.StatusAbsent
+			r.Problem = strp(o.reason)
+		case findings.StatusLocated, findings.StatusAmbiguous:
+			r.Warnings = append(r.Warnings, fmt.Sprintf("this commit %s, where the definition says the finding is %s, yet its code is here: the definition's since/until range looks wrong", o.where, o.reason))
+			sort.Strings(r.Warnings)
+		}
+	}
+}

@@ -1,0 +1,306 @@
+package locate
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keyfindings/keyfindings/internal/gittest"
+	"github.com/keyfindings/keyfindings/source"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+const (
+	withCode    = "../testdata/shapes/module/packages/opencode/src/session/system.ts"
+	withoutCode = "../testdata/shapes/neither/packages/opencode/src/session/system.ts"
+	systemPath  = "packages/opencode/src/session/system.ts"
+)
+
+// rangeHistory is a first commit, v1.0.0 (no code), v1.1.0 (code), v1.2.0
+// (code gone), a later commit with the code back, a side branch off the
+// first commit and an unrelated root commit (both without the code).
+func rangeHistory(t *testing.T) (*gittest.Repo, map[string]string) {
+	r := gittest.New(t)
+	at := map[string]string{}
+	step := func(name, file string) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Write(systemPath, data)
+		at[name] = r.Commit(name)
+		if strings.HasPrefix(name, "v") {
+			r.Tag(name)
+		}
+	}
+	step("first", withoutCode)
+	step("v1.0.0", withoutCode)
+	step("v1.1.0", withCode)
+	step("v1.2.0", withoutCode)
+	step("back", withCode)
+	base, err := r.Repo.CommitObject(plumbing.NewHash(at["first"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at["side"] = r.RawCommit("side", base.TreeHash, base.Hash)
+	at["unrelated"] = r.RawCommit("unrelated", base.TreeHash)
+	return r, at
+}
+
+// TestSinceUntil: outside since/until by ancestry an unlocated finding is
+// absent with the reason; where ancestry cannot tell (an unrelated commit,
+// a tag the repository lacks, a plain directory) it is missing; code
+// found outside the range is located, with a warning.
+func TestSinceUntil(t *testing.T) {
+	r, at := rangeHistory(t)
+	x := loadDefs(t, "../testdata/shapes/range-defs")
+	tests := []struct {
+		commit  string
+		status  findings.Status
+		problem string
+		warning string
+	}{
+		{"v1.0.0", findings.StatusAbsent, "introduced in v1.1.0", ""},
+		{"v1.1.0", findings.StatusLocated, "", ""},
+		{"v1.2.0", findings.StatusAbsent, "removed in v1.2.0", ""},
+		{"back", findings.StatusLocated, "", "is at or after v1.2.0 (until:)"},
+		{"side", findings.StatusAbsent, "introduced in v1.1.0", ""},
+		{"unrelated", findings.StatusMissing, "no match in " + systemPath, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.commit, func(t *testing.T) {
+			res, err := x.Extract(snapshotOf(r, at[tt.commit]), Meta{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Document.Find("introduced")
+			if got.Status != tt.status || deref(got.Problem) != tt.problem {
+				t.Errorf("status %s problem %q, want %s %q", got.Status, deref(got.Problem), tt.status, tt.problem)
+			}
+			warned := strings.Join(got.Warnings, "\n")
+			if tt.warning == "" && warned != "" || !strings.Contains(warned, tt.warning) {
+				t.Errorf("warnings %q, want one holding %q", warned, tt.warning)
+			}
+			// A tag the repository does not have: never absent.
+			if u := res.Document.Find("unknown-tag"); u.Status == findings.StatusAbsent {
+				t.Errorf("unknown-tag is absent (%s); a tag the repository lacks must not tell", deref(u.Problem))
+			}
+		})
+	}
+	// A plain directory has no ancestry: missing.
+	res, err := x.Extract(source.NewDirSnapshot("../testdata/shapes/neither"), Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Document.Find("introduced"); got.Status != findings.StatusMissing {
+		t.Errorf("plain directory: status %s, want missing", got.Status)
+	}
+}
+
+// fakeHistory is a commit graph in memory that counts its reads.
+type fakeHistory struct {
+	tags    map[string]string
+	parents map[string][]string
+	// when is each commit's time in hours; skewed clocks included.
+	when  map[string]int
+	reads map[string]int
+}
+
+func (h *fakeHistory) TagCommit(tag string) (string, error) { return h.tags[tag], nil }
+
+func (h *fakeHistory) Parents(c string) ([]string, time.Time, error) {
+	h.reads[c]++
+	ps, ok := h.parents[c]
+	if !ok {
+		return nil, time.Time{}, source.ErrNotFound
+	}
+	return ps, time.Unix(int64(h.when[c])*3600, 0), nil
+}
+
+// TestLineage checks places against a graph with a merge, release
+// commits off the line (as opencode tags them), an unrelated root, a
+// shallow boundary and skewed clocks, and that each commit is read once
+// however many questions are asked.
+func TestLineage(t *testing.T) {
+	// a ← b ← c ← m ← e     mainline, s (off a) merged into m
+	// r1 off b (tag t1), r2 off e (tag t2): release commits never merged
+	// x: an unrelated root;  y ← z, z missing (shallow; tag tz = y)
+	// j ← k (tag t3) ← u, j ← q; k is 10 hours newer than its child u
+	// c ← p1 ← p2 (tag t4): a release two commits off the line;
+	// c ← o1 ← o2 ← o3 ← o4 (tag t5): four off, too far to tell;
+	// a ← v1 ← v2: a side line two commits off, before t2
+	h := &fakeHistory{
+		tags: map[string]string{"t1": "r1", "t2": "r2", "tz": "y", "t3": "k", "t4": "p2", "t5": "o4"},
+		parents: map[string][]string{
+			"a": nil, "b": {"a"}, "c": {"b"}, "s": {"a"}, "m": {"c", "s"}, "e": {"m"},
+			"r1": {"b"}, "r2": {"e"},
+			"x": nil, "y": {"z"},
+			"j": nil, "k": {"j"}, "u": {"k"}, "q": {"j"},
+			"p1": {"c"}, "p2": {"p1"}, "o1": {"c"}, "o2": {"o1"}, "o3": {"o2"}, "o4": {"o3"},
+			"v1": {"a"}, "v2": {"v1"},
+		},
+		when: map[string]int{"a": 1, "b": 2, "r1": 3, "c": 3, "s": 4, "m": 5, "e": 6, "r2": 7, "x": 1, "y": 2, "j": 1, "k": 20, "u": 10, "q": 5,
+			"p1": 4, "p2": 4, "o1": 4, "o2": 4, "o3": 4, "o4": 4, "v1": 2, "v2": 3},
+		reads: map[string]int{},
+	}
+	l := newLineage()
+	tests := []struct {
+		commit, tag string
+		want        Place
+	}{
+		{"r1", "t1", AtOrAfter},
+		{"b", "t1", Before}, // the commit the release was cut from
+		{"e", "t1", AtOrAfter},
+		{"r2", "t1", AtOrAfter},
+		{"a", "t1", Before},
+		{"s", "t1", Before}, // one commit off the line before t1
+		{"r1", "t2", Before},
+		{"m", "t2", Before},
+		{"x", "t1", PlaceUnknown},
+		{"y", "t1", PlaceUnknown},
+		{"b", "tz", PlaceUnknown},
+		{"b", "no-such-tag", PlaceUnknown},
+		{"u", "t3", AtOrAfter},
+		{"q", "t3", PlaceUnknown}, // siblings: each one commit off the other's line
+		{"j", "t3", Before},
+		{"x", "t3", PlaceUnknown},
+		{"e", "t4", AtOrAfter}, // the release two commits off e's line
+		{"b", "t4", Before},
+		{"e", "t5", PlaceUnknown}, // four commits off: too far to tell
+		{"v2", "t2", Before},      // a side line two commits off, older
+	}
+	for _, tt := range tests {
+		got, err := l.place(h, tt.commit, tt.tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s against %s: %v, want %v", tt.commit, tt.tag, got, tt.want)
+		}
+	}
+	for c, n := range h.reads {
+		if n != 1 {
+			t.Errorf("commit %s read %d times, want once", c, n)
+		}
+	}
+	if got, _ := l.place(nil, "b", "t1"); got != PlaceUnknown {
+		t.Errorf("no history: %v, want unknown", got)
+	}
+}
+
+// TestLineageRealHistory checks places in opencode's own history, where
+// release commits since v1.14 are not merged back (v1.18.3 does not
+// descend from v1.18.2), and some are two commits off the line.
+func TestLineageRealHistory(t *testing.T) {
+	dir := os.Getenv("KEYFINDINGS_OPENCODE_REPO")
+	if dir == "" {
+		t.Skip("KEYFINDINGS_OPENCODE_REPO is not set (a local copy of opencode's history)")
+	}
+	o, err := source.Open(context.Background(), source.Options{Repo: dir, Pin: findings.DefaultPin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	at, err := o.At(context.Background(), "v1.18.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := at.Snapshot.History()
+	l := newLineage()
+	tests := []struct {
+		at, tag string
+		want    Place
+	}{
+		{"v1.18.3", "v1.14.26", AtOrAfter},
+		{"v1.18.3", "v1.18.2", AtOrAfter},
+		{"v1.18.3", "v1.0.0", AtOrAfter},
+		{"v1.18.2", "v1.18.3", Before},
+		{"v1.14.20", "v1.14.26", Before},
+		{"v1.0.0", "v1.14.42", Before},
+		{"v1.4.7", "v1.4.8", Before},
+		// v0.0.1's release commit is two commits off the line (April
+		// 2025); v0.0.5's five, too far to tell.
+		{"v0.0.1", "v1.14.26", Before},
+		{"v0.0.5", "v1.14.26", PlaceUnknown},
+		// Two commits off the line as well.
+		{"v1.0.101", "v1.16.0", Before},
+		{"v1.0.163", "v1.16.0", Before},
+		{"v1.16.0", "v1.0.101", AtOrAfter},
+	}
+	for _, tt := range tests {
+		c, err := h.TagCommit(tt.at)
+		if err != nil || c == "" {
+			t.Fatalf("tag %s: %v", tt.at, err)
+		}
+		got, err := l.place(h, c, tt.tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s against %s: %v, want %v", tt.at, tt.tag, got, tt.want)
+		}
+	}
+}
+
+// snapshotOf is the source snapshot of a commit of r.
+func snapshotOf(r *gittest.Repo, commit string) source.Snapshot {
+	r.T.Helper()
+	c, err := r.Repo.CommitObject(plumbing.NewHash(commit))
+	if err != nil {
+		r.T.Fatal(err)
+	}
+	s, err := source.NewGitSnapshot(r.Repo, c)
+	if err != nil {
+		r.T.Fatal(err)
+	}
+	return s
+}
+
+// TestOutsideRangeNoSearch: outside its since/until range a finding is
+// looked for at its own paths only. Its code elsewhere in the tree before
+// since is not searched for (the record is absent), while inside the
+// range the same moved code is found by the tree search.
+func TestOutsideRangeNoSearch(t *testing.T) {
+	code, err := os.ReadFile(withCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const elsewhere = "packages/opencode/src/prompt/system.ts"
+	r := gittest.New(t)
+	r.Write(elsewhere, code)
+	before := r.Commit("code elsewhere")
+	r.Tag("v1.0.0")
+	r.Remove(elsewhere)
+	r.Write(systemPath, code)
+	r.Commit("code at its path")
+	r.Tag("v1.1.0")
+	r.Remove(systemPath)
+	r.Write(elsewhere, code)
+	moved := r.Commit("moved inside the range")
+	x := loadDefs(t, "../testdata/shapes/range-defs")
+	for _, tt := range []struct {
+		commit  string
+		status  findings.Status
+		problem string
+	}{
+		{before, findings.StatusAbsent, "introduced in v1.1.0"},
+		{moved, findings.StatusLocated, ""},
+	} {
+		res, err := x.Extract(snapshotOf(r, tt.commit), Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Document.Find("introduced")
+		if got.Status != tt.status || deref(got.Problem) != tt.problem {
+			t.Errorf("at %s: status %s problem %q, want %s %q", tt.commit[:8], got.Status, deref(got.Problem), tt.status, tt.problem)
+		}
+		if tt.status == findings.StatusLocated && (got.Location == nil || got.Location.Path != elsewhere) {
+			t.Errorf("at %s: located at %+v, want %s", tt.commit[:8], got.Location, elsewhere)
+		}
+	}
+}

@@ -1,0 +1,296 @@
+package locate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/keyfindings/keyfindings/cite"
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/buildid"
+)
+
+// A definition's records at a snapshot depend on the definition and on the
+// files locating it reads, nothing else: the files at its path and
+// candidates, the files its spans cite (file:), and, when its files are
+// all absent, the files the tree search finds. Of a record only permalink
+// names the commit. So the records are kept without permalinks, under a
+// key made of the definition and what its paths hold, with the list of
+// what else was read (deps); a later snapshot whose paths and deps hold
+// the same gets the same records, with its own permalinks, and reads and
+// parses nothing for that definition.
+
+// dep is one input of a cached result.
+type dep struct {
+	// Path is a repo-relative path, "" for the tree search.
+	Path string `json:"path"`
+	// ID is what the path held (run.lookup), or the search's id.
+	ID string `json:"id"`
+	// Shape names the shape a tree search was for ("" without shapes).
+	Shape string `json:"shape,omitempty"`
+}
+
+// cachedResult is one definition's records for one set of inputs.
+type cachedResult struct {
+	Deps    []dep              `json:"deps"`
+	Records []*findings.Record `json:"records"`
+}
+
+// resultCache holds cached results in memory and, when dir is set, on
+// disk.
+type resultCache struct {
+	mu      sync.Mutex
+	entries map[string]*resultEntry
+	disk    *diskCache
+
+	// hits and misses count lookups, for tests and benchmarks.
+	hits, misses atomic.Int64
+}
+
+// resultEntry holds the results computed under one key. Its lock is held
+// while a result is looked up or computed, so two runs needing the same
+// one compute it once.
+type resultEntry struct {
+	mu       sync.Mutex
+	loaded   bool // the disk was consulted
+	variants []*cachedResult
+}
+
+// maxVariants bounds the results kept per key: they differ only when a
+// definition's cited or searched files change while its own do not.
+const maxVariants = 4
+
+func newResultCache() *resultCache { return &resultCache{entries: map[string]*resultEntry{}} }
+
+func (c *resultCache) entry(key string) *resultEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok {
+		e = &resultEntry{}
+		c.entries[key] = e
+	}
+	return e
+}
+
+// resultKey is the key of a definition's result: its hash (which covers
+// every shape) and what the paths and candidates of all its shapes hold.
+// search lists the shapes whose files are all absent: locating them
+// searches the tree.
+func resultKey(cd *compiledDef, r *run, noSearch bool) (key string, search []*compiledShape, err error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", cd.hash)
+	if noSearch {
+		// Outside its since/until range the definition is looked for at
+		// its own paths only: another result than a search's.
+		fmt.Fprintf(h, "no tree search\n")
+	}
+	for _, p := range cd.paths() {
+		id, err := r.lookup(p)
+		if err != nil {
+			return "", nil, err
+		}
+		fmt.Fprintf(h, "%s\x00%s\n", p, id)
+	}
+	// The shapes to search for up front, in one walk of the tree: those
+	// before which every shape's files are absent too (a shape whose file
+	// is present may well decide, and a later shape is then searched for
+	// only if it does not; see run.searchFor).
+	for _, s := range cd.shapes {
+		absent := true
+		for _, p := range s.paths() {
+			if id, _ := r.lookup(p); id != "" {
+				absent = false
+			}
+		}
+		if !absent || noSearch {
+			break
+		}
+		search = append(search, s)
+	}
+	return hex.EncodeToString(h.Sum(nil)), search, nil
+}
+
+// valid reports whether every dep of cd's result holds the same in r.
+func (r *run) valid(cd *compiledDef, deps []dep) (bool, error) {
+	for _, d := range deps {
+		id := ""
+		if d.Path == "" {
+			cs := cd.shape(d.Shape)
+			if cs == nil {
+				return false, nil
+			}
+			s, err := r.searchFor(cs)
+			if err != nil {
+				return false, err
+			}
+			id = s.id
+		} else {
+			var err error
+			if id, err = r.lookup(d.Path); err != nil {
+				return false, err
+			}
+		}
+		if id != d.ID {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// publish copies cached records into a document of r: the records are
+// shared by every run that uses them, the copies are the caller's.
+func (r *run) publish(recs []*findings.Record) []*findings.Record {
+	out := make([]*findings.Record, len(recs))
+	commit := r.snap.Commit()
+	for i, rec := range recs {
+		c := rec.Clone()
+		if c.Location != nil && commit != "" && r.meta.WebURL != "" {
+			// As record makes it.
+			cite := cite.Citation{Path: c.Location.Path, Start: c.Location.Lines.Start, End: c.Location.Lines.End, Commit: commit, WebURL: r.meta.WebURL}
+			c.Location.Permalink = cite.Permalink()
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// cachable returns recs as kept: without permalinks, and only when they
+// read back from JSON unchanged (so memory and disk give the same).
+func cachable(recs []*findings.Record) ([]*findings.Record, bool) {
+	kept := make([]*findings.Record, len(recs))
+	for i, rec := range recs {
+		c := rec.Clone()
+		if c.Location != nil {
+			c.Location.Permalink = ""
+		}
+		kept[i] = c
+	}
+	data, err := json.Marshal(kept)
+	if err != nil {
+		return nil, false
+	}
+	var back []*findings.Record
+	if json.Unmarshal(data, &back) != nil || !reflect.DeepEqual(back, kept) {
+		return nil, false
+	}
+	return kept, true
+}
+
+// diskCache keeps cached results as one small JSON file per key under
+// <dir>/<build>/, where build names the keyfindings executable that wrote
+// them: a rebuilt keyfindings never reads another build's results.
+type diskCache struct {
+	root, dir string
+	pruneOnce sync.Once
+}
+
+// diskFormat names the layout of an entry file.
+const diskFormat = "keyfindings/locate-cache/1"
+
+// diskEntry is the content of an entry file: the results kept under one
+// key, most recent first.
+type diskEntry struct {
+	Format   string          `json:"format"`
+	Key      string          `json:"key"`
+	Variants []*cachedResult `json:"variants"`
+}
+
+func newDiskCache(root string) *diskCache {
+	id, err := buildid.ID()
+	if err != nil {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(id))
+	return &diskCache{root: root, dir: filepath.Join(root, hex.EncodeToString(sum[:8]))}
+}
+
+func (d *diskCache) file(key string) string {
+	return filepath.Join(d.dir, key[:2], key+".json")
+}
+
+// load returns the results stored under key, none when there is no entry
+// or it does not read back as one.
+func (d *diskCache) load(key string) []*cachedResult {
+	data, err := os.ReadFile(d.file(key))
+	if err != nil {
+		return nil
+	}
+	var e diskEntry
+	if json.Unmarshal(data, &e) != nil || e.Format != diskFormat || e.Key != key {
+		return nil
+	}
+	for _, v := range e.Variants {
+		if v == nil || v.Deps == nil || len(v.Records) == 0 {
+			return nil
+		}
+		for _, r := range v.Records {
+			if r == nil || r.ID == "" || r.Status == "" {
+				return nil
+			}
+		}
+	}
+	return e.Variants
+}
+
+// store writes the results kept under key. Failures are ignored: the cache
+// only saves work.
+func (d *diskCache) store(key string, vs []*cachedResult) {
+	data, err := json.Marshal(diskEntry{Format: diskFormat, Key: key, Variants: vs})
+	if err != nil {
+		return
+	}
+	d.write(d.file(key), data)
+}
+
+// write puts data at file atomically: a temporary file beside it, renamed
+// into place, so a reader (another run, at any moment) sees a whole entry
+// or none.
+func (d *diskCache) write(file string, data []byte) {
+	d.pruneOnce.Do(d.prune)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// pruneAge is how long the results of a build no run has used are kept.
+const pruneAge = 30 * 24 * time.Hour
+
+// prune marks this build's directory as used and removes the directories
+// of builds unused for pruneAge, so old builds' results do not pile up.
+func (d *diskCache) prune() {
+	now := time.Now()
+	if err := os.MkdirAll(d.dir, 0o755); err == nil {
+		os.Chtimes(d.dir, now, now)
+	}
+	entries, err := os.ReadDir(d.root)
+	if err != nil {
+		return
+	}
+	self := filepath.Base(d.dir)
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == self || len(e.Name()) != 16 || strings.Trim(e.Name(), "0123456789abcdef") != "" {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > pruneAge {
+			os.RemoveAll(filepath.Join(d.root, e.Name()))
+		}
+	}
+}
