@@ -306,7 +306,9 @@ var catalogFacts = map[string]map[string]string{
 	},
 	"provider-option-defaults": {
 		"sets": `[{"option":"store","value":{"op":"bool","value":false},"when":["input.model.providerID === \"acme\""]},
-			{"option":"reasoningEffort","value":{"op":"string","value":"low"},"when":["input.model.api.id.includes(\"deep\")"]}]`,
+			{"option":"reasoningEffort","value":{"op":"string","value":"low"},"when":["input.model.api.id.includes(\"deep\")"]},
+			{"option":"depthConfig","value":{"op":"object","fields":{"shown":{"op":"bool","value":true}}},"when":["input.model.api.id.includes(\"deep\")"]},
+			{"option":"depth","under":"depthConfig","value":{"op":"number","value":3},"when":["input.model.api.id.includes(\"deep\")"]}]`,
 		"returns": `[{"value":{"op":"ref","name":"result"},"when":["input.model.api.id.includes(\"deep\")","input.model.providerID === \"rocks\""]},{"value":{"op":"ref","name":"result"},"when":[]}]`,
 	},
 	"small-model-options": {"locals": `[{"name":"small","value":"Object.values(model.variants ?? {})[0] ?? {}"}]`},

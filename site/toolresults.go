@@ -22,7 +22,8 @@ const (
 // The paths that run a tool, as the summary table names them.
 const (
 	runsDefaultLoop = "default loop"
-	runsV2          = "`/v2` runner, native runtime"
+	runsV2          = "`/v2` runner"
+	runsV2Native    = "`/v2` runner, native runtime"
 )
 
 // Limits of the summary table's short rendering of a fact value.
@@ -102,17 +103,21 @@ func toolKey(rec *findings.Record) string {
 }
 
 // runsIn names the path that runs a record's code, from the file it cites:
-// packages/core and packages/llm run only in the `/v2` runner and the
-// native runtime; packages/opencode is the default session loop (CLI, TUI
-// and app). Any other path gives "—".
+// packages/core (its tools) runs only in the `/v2` runner; packages/llm
+// runs in the `/v2` runner and in the native runtime behind
+// `experimentalNativeLlm`, which still runs the tools of packages/opencode;
+// packages/opencode is the default session loop (CLI, TUI and app). Any
+// other path gives "—".
 func runsIn(rec *findings.Record) string {
 	path := ""
 	if rec.Location != nil {
 		path = rec.Location.Path
 	}
 	switch {
-	case strings.HasPrefix(path, "packages/core/"), strings.HasPrefix(path, "packages/llm/"):
+	case strings.HasPrefix(path, "packages/core/"):
 		return runsV2
+	case strings.HasPrefix(path, "packages/llm/"):
+		return runsV2Native
 	case strings.HasPrefix(path, "packages/opencode/"):
 		return runsDefaultLoop
 	}
@@ -125,8 +130,10 @@ func runsOrder(runs string) int {
 		return 0
 	case runsV2:
 		return 1
+	case runsV2Native:
+		return 2
 	}
-	return 2
+	return 3
 }
 
 // summaryCell renders the fact name of facts for the summary table: as

@@ -10,7 +10,8 @@ import (
 // the summary table at the top of tools.html: one row per located
 // tool-result record of the page (not a record with only a `tool` fact,
 // nor one that is not located or on another page), ordered by tool, the
-// default loop first, with — for a missing fact, long values cut, and
+// default loop first, then packages/core (the `/v2` runner only), then
+// packages/llm (also the native runtime), with — for a missing fact, long values cut, and
 // every value escaped.
 func TestToolResultsTable(t *testing.T) {
 	files, err := RenderWith(readFixture(t, "toolresults.json"), nil, Options{})
@@ -30,9 +31,11 @@ func TestToolResultsTable(t *testing.T) {
 			"<code>No files found</code> · <code>a</code> · <code>b</code> · <em>and 2 more</em>",
 			"<code>glob path must be a directory: ${search}</code>",
 			"<code>(Results are `truncated`)</code>"},
-		{`<a href="#result-glob-core"><code>glob</code></a>`, "<code>/v2</code> runner, native runtime",
+		{`<a href="#result-glob-core"><code>glob</code></a>`, "<code>/v2</code> runner",
 			"<code>No files found</code>", "—",
 			"<code>(Results are truncated: " + strings.Repeat("x", 76) + "…</code>"},
+		{`<a href="#result-glob-llm"><code>glob</code></a>`, "<code>/v2</code> runner, native runtime",
+			"<code>No files found</code>", "—", "—"},
 		{`<a href="#result-todo"><code>todowrite</code>, <code>todoread</code></a>`, "default loop",
 			"<code>JSON.stringify(todos, null, 2)</code>", "—", "—"},
 		{`<a href="#result-zeta"><code>zeta](#x)|y</code></a>`, "default loop",

@@ -126,6 +126,8 @@ export function options(input: { model: any; sessionID: string }): Record<string
   if (input.model.api.id.includes("deep")) {
     if (input.model.providerID === "rocks") return result
     result["reasoningEffort"] = "low"
+    result["depthConfig"] = { shown: true }
+    result["depthConfig"]["depth"] = 3
   }
   return result
 }
