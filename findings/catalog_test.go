@@ -226,6 +226,7 @@ var catalogFacts = map[string]map[string]string{
 		"marker":    `"[cut here; the rest is in ${file}]"`,
 		"layouts":   `["${cut.head}\n${marker}\n${cut.tail}","${cut.head}\n${marker}"]`,
 	},
+	"loop-tool-task": {"on_error": `["done.error ?? \"Subagent broke\"","Subagent stopped"]`},
 	"tool-result-envelope": {
 		"variants": `[{"type":"json","when":["output.content.length === 0"]},{"type":"text","when":["output.content.length === 1 && output.content[0]?.type === \"text\""]},{"type":"content","when":[]}]`,
 	},

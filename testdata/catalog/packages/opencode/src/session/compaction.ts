@@ -60,6 +60,7 @@ export const layer = Layer.effect(
       auto: boolean
       overflow?: boolean
     }) {
+      const replay = input.overflow ? input.messages.findLast((m) => m.info.role === "user") : undefined
       const agent = yield* agents.get("compaction")
       const compacting = yield* plugin.trigger("experimental.session.compacting", {}, { context: [], prompt: undefined })
       const nextPrompt = compacting.prompt ?? buildPrompt({ context: compacting.context })
@@ -73,6 +74,11 @@ export const layer = Layer.effect(
         system: [],
         messages: [...modelMessages, { role: "user", content: [{ type: "text", text: nextPrompt }] }],
       })
+      if (result === "continue" && input.auto && replay) {
+        const again = yield* session.updateMessage({ role: "user", tools: replay.info.tools, system: replay.info.system })
+        for (const part of replay.parts) yield* session.updatePart({ ...part, messageID: again.id })
+        return result
+      }
       if (result === "continue" && input.auto) {
         const text =
           (input.overflow ? "Pictures were too big and were dropped; the previous request exceeded the provider's size limit.\n\n" : "") +

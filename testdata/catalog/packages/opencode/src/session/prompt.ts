@@ -93,21 +93,25 @@ export const runLoop = Effect.fn("SessionPrompt.run")(function* (input: {
   let step = 0
   while (true) {
     step++
+// want-start: max-steps-notice step-block
     const maxSteps = input.agent.steps ?? Infinity
     const isLastStep = step >= maxSteps
     const modelMsgs = input.history
     const format = { type: "text" as string }
     // A decoy: another call that takes messages, with no last-step notice.
     yield* input.handle.process({ messages: [...modelMsgs] })
-// want-start: max-steps-notice
-    const result = yield* input.handle.process({
-      messages: [
-        ...modelMsgs,
-        ...(isLastStep ? [{ role: "assistant" as const, content: MAX_STEPS_PROMPT }] : []),
-      ],
-      toolChoice: format.type === "json_schema" ? "required" : undefined,
-    })
+    const outcome: "break" | "continue" = yield* Effect.gen(function* () {
+      const result = yield* input.handle.process({
+        messages: [
+          ...modelMsgs,
+          ...(isLastStep ? [{ role: "assistant" as const, content: MAX_STEPS_PROMPT }] : []),
+        ],
+        toolChoice: format.type === "json_schema" ? "required" : undefined,
+      })
 // want-end: max-steps-notice
-    if (result === "stop") break
+      if (result === "stop") return "break" as const
+      return "continue" as const
+    }).pipe(Effect.ensuring(Effect.void))
+    if (outcome === "break") break
   }
 })

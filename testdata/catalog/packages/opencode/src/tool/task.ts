@@ -10,6 +10,11 @@ export const TaskTool = Tool.define(
   id,
   Effect.succeed({
     description: flags.background ? [DESCRIPTION, EXTRA].join("\n\n") : DESCRIPTION,
+    execute: (done: { status: string; error?: string }) => {
+      if (done.status === "error") throw new Error(done.error ?? "Subagent broke")
+      if (done.status === "cancelled") throw new Error("Subagent stopped")
+      return done
+    },
   }),
 )
 

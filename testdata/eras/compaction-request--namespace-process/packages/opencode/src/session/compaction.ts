@@ -6,7 +6,8 @@ export namespace SessionCompaction {
 // want-start: compaction-request namespace-process
   export async function process(input: { messages: MessageV2.WithParts[]; sessionID: string; auto: boolean }) {
     const agent = await Agent.get("compaction")
-    const result = await Session.stream({
+    const processor = Session.processor({ sessionID: input.sessionID })
+    const result = await processor.process({
       agent,
       tools: {},
       system: [],
