@@ -106,10 +106,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			default:
 				return ""
 			}
-			if l.Start == l.End {
-				return fmt.Sprintf("line %d", l.Start)
-			}
-			return fmt.Sprintf("lines %d–%d", l.Start, l.End)
+			return linesText(l)
 		},
 		// url makes a link destination safe.
 		"url": func(u any) string { return linkURL(deref(u)) },

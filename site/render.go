@@ -23,6 +23,9 @@ type Options struct {
 	// Routes is the routes data the routes page evaluates; nil uses the
 	// data built into keyfindings (findings/routes.yaml).
 	Routes *route.Config
+	// nav are links put before a page's own navigation: a releases
+	// directory's links from a release to its neighbours.
+	nav []navItem
 }
 
 // Render returns the files of one commit's site with the embedded
@@ -61,6 +64,7 @@ func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, er
 	if err != nil {
 		return nil, err
 	}
+	r.nav = opts.nav
 	files := Files{"findings.json": data}
 	if license != nil {
 		files["upstream-license.txt"] = license
@@ -169,6 +173,8 @@ type renderer struct {
 	md         *markdown
 	// page is the file being rendered ("" for findings.md), for links.
 	page string
+	// nav are links before the pages' own (Options.nav).
+	nav []navItem
 }
 
 func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*renderer, error) {
@@ -353,7 +359,7 @@ func (r *renderer) htmlPage(name string, p *pageView, heading, file string) ([]b
 	if r.view.Source.Version != "" {
 		lv.Title += " " + r.view.Source.Version
 	}
-	lv.Nav = append(lv.Nav, navItem{Title: "Key findings", File: "index.html", Current: file == "index.html"})
+	lv.Nav = append(slices.Clone(r.nav), navItem{Title: "Key findings", File: "index.html", Current: file == "index.html"})
 	for _, pg := range r.view.Pages {
 		lv.Nav = append(lv.Nav, navItem{Title: pg.Title, File: pg.File, Current: file == pg.File})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -108,6 +109,11 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	}
 
 	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL}
+	names := make([]string, len(chosen))
+	for i, t := range chosen {
+		names[i] = t.Name
+	}
+	dir.Plan(names, *prune)
 	reused := 0
 	var firstCommit, lastCommit string
 	began := time.Now()
@@ -116,26 +122,24 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	// that several releases share is parsed once.
 	for i, t := range chosen {
 		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out)
+			return errors.Join(fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out), dir.Flush())
 		}
 		start := time.Now()
 		how, commit, err := putRelease(dir, o, x, key, t.Name)
 		if err != nil {
-			return fmt.Errorf("release %s: %w", t.Name, err)
+			// The releases written so far stay, listed by the index.
+			return errors.Join(fmt.Errorf("release %s: %w", t.Name, err), dir.Flush())
 		}
 		if i == 0 {
 			firstCommit = commit
 		}
 		lastCommit = commit
-		if how == "reused" {
+		if how == "reused" || how == "up to date" {
 			reused++
 		}
 		if !src.quiet {
 			fmt.Fprintf(stderr, "keyfindings: %d/%d %s %s in %s, %s elapsed\n", i+1, len(chosen), t.Name, how, time.Since(start).Round(time.Millisecond), time.Since(began).Round(100*time.Millisecond))
 		}
-	}
-	if err := dir.Finish(); err != nil {
-		return err
 	}
 	others := outside(dir.Tags(), chosen)
 	if *prune {
@@ -148,6 +152,9 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "keyfindings: removed %s outside the range (--prune): %s\n", site.Count(len(others), "release"), strings.Join(others, " "))
 		}
 	}
+	if err := dir.Finish(); err != nil {
+		return err
+	}
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: %s, %s (%s) to %s (%s) (%d extracted, %d reused); wrote %s\n",
 			site.Count(len(chosen), "release"), chosen[0].Name, shortCommit(firstCommit), chosen[len(chosen)-1].Name, shortCommit(lastCommit), len(chosen)-reused, reused, *out)
@@ -158,13 +165,18 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// putRelease writes the release tag into dir: reused from dir when it was
-// built there from the same commit with key, else extracted. It returns
-// how, for the progress line, and the commit the tag names.
+// putRelease writes the release tag into dir: left as it is ("up to
+// date") when dir holds it as this run would write it, its pages
+// rendered again from the records in dir ("reused") when it was built
+// there from the same commit with key, else extracted. It returns how,
+// for the progress line, and the commit the tag names.
 func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
 	at, err := o.At(tag)
 	if err != nil {
 		return "", "", err
+	}
+	if dir.Current(key, tag, at.Commit) {
+		return "up to date", at.Commit, nil
 	}
 	rel, why := dir.Reuse(key, tag, at.Commit)
 	how = "reused"
