@@ -47,6 +47,9 @@ func (r *renderer) funcs(html bool) map[string]any {
 			if rec == nil || rec.Excerpt == nil || rec.Path == nil {
 				return ""
 			}
+			if link := r.sameAsLink(rec, html); link != "" {
+				return link
+			}
 			_, info := language(*rec.Path)
 			if html {
 				info += " " + excerptInfo + rec.ID
@@ -59,6 +62,9 @@ func (r *renderer) funcs(html bool) map[string]any {
 		"excerptHead": func(rec *findings.Record) string {
 			if rec == nil || rec.Excerpt == nil || rec.Path == nil {
 				return ""
+			}
+			if link := r.sameAsLink(rec, html); link != "" {
+				return link
 			}
 			_, info := language(*rec.Path)
 			if html {

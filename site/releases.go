@@ -50,7 +50,9 @@ func CheckReleaseTag(tag string) error {
 // RenderReleases returns the files of a releases directory. rels are the
 // releases oldest first. Each release's site is under <tag>/ as
 // RenderWith writes it, with links to the releases index and to its
-// neighbours, plus <tag>/changes.html (what changed since the release
+// neighbours, and where a record cites the same lines with the same bytes
+// as in the release before, a link to the release that first showed its
+// excerpt instead of the excerpt; plus <tag>/changes.html (what changed since the release
 // before it, for all but the oldest); index.html lists the minor versions
 // and the newest one's releases, newest first, and an overview of the
 // findings; <minor>.html lists the releases of a minor version;
@@ -82,8 +84,12 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 	var prevDoc *findings.Document
 	for _, rel := range rels {
 		prev, next := neighbours(tags, rel.Tag)
+		recs := summarize(rel.Document)
 		o := opts
 		o.nav = releaseNav(rel.Tag, prev, next)
+		if len(d.rels) > 0 {
+			o.sameAs = linkSameAs(d.rels[len(d.rels)-1], recs)
+		}
 		files, doc, err := renderRelease(rel, o)
 		if err != nil {
 			return nil, err
@@ -96,7 +102,7 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 		for name, data := range files {
 			out[rel.Tag+"/"+name] = data
 		}
-		e := ManifestRelease{Tag: rel.Tag, ReleasesKey: ReleasesKey{Repo: doc.Source.Repo}, Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt), Routes: routeTotals(doc, d.routes), Records: summarize(doc)}
+		e := ManifestRelease{Tag: rel.Tag, ReleasesKey: ReleasesKey{Repo: doc.Source.Repo}, Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt), Routes: routeTotals(doc, d.routes), Records: recs}
 		e.Commit = deref(doc.Source.Commit)
 		d.rels = append(d.rels, &dirRelease{entry: e})
 		prevDoc = doc

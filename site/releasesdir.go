@@ -201,7 +201,11 @@ func (d *ReleasesDir) Plan(tags []string, only bool) {
 // is the one the manifest records. Nothing of it needs writing then.
 func (d *ReleasesDir) Current(key ReleasesKey, tag, commit string) bool {
 	r := d.find(tag)
-	if r == nil || r.entry.Commit != commit || r.entry.ReleasesKey != key || r.entry.Pages != d.pagesKey(d.plan, tag) {
+	if r == nil || r.entry.Commit != commit || r.entry.ReleasesKey != key {
+		return false
+	}
+	recs := slices.Clone(r.entry.Records)
+	if r.entry.Pages != d.pagesKey(d.plan, tag, recs) {
 		return false
 	}
 	data, err := os.ReadFile(filepath.Join(d.dir, tag, "findings.json"))
@@ -236,17 +240,26 @@ func neighbours(tags []string, tag string) (prev, next string) {
 	return prev, next
 }
 
-// pagesKey identifies what the pages of the release tag are rendered
-// with when the directory holds tags: the override templates, the
-// neighbours it links to, and the records of the release before (its
-// changes page compares with them).
-func (d *ReleasesDir) pagesKey(tags []string, tag string) string {
+// pagesKey identifies what the pages of the release tag, with records
+// recs, are rendered with when the directory holds tags: the override
+// templates, the neighbours it links to, the records of the release
+// before (its changes page compares with them) and the earlier releases
+// whose pages show its excerpts (linkSameAs, which it sets on recs).
+func (d *ReleasesDir) pagesKey(tags []string, tag string, recs []RecordSummary) string {
 	prev, next := neighbours(tags, tag)
 	prevSum := ""
-	if r := d.find(prev); r != nil {
-		prevSum = r.entry.FindingsSHA256
+	before := d.find(prev)
+	if before != nil {
+		prevSum = before.entry.FindingsSHA256
 	}
-	return sha256Hex([]byte(strings.Join([]string{d.templates, prev, prevSum, next}, "\n")))[:32]
+	parts := []string{d.templates, prev, prevSum, next}
+	linkSameAs(before, recs)
+	for _, s := range recs {
+		if s.SameAs != "" {
+			parts = append(parts, s.ID+"="+s.SameAs)
+		}
+	}
+	return sha256Hex([]byte(strings.Join(parts, "\n")))[:32]
 }
 
 // releaseNav are the links from a release's pages to the releases
@@ -334,8 +347,11 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 // commit and key.
 func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease, error) {
 	prev, next := neighbours(tags, rel.Tag)
+	recs := summarize(rel.Document)
+	key := d.pagesKey(tags, rel.Tag, recs)
 	opts := d.opts
 	opts.nav = releaseNav(rel.Tag, prev, next)
+	opts.sameAs = linkSameAs(d.find(prev), recs)
 	files, doc, err := renderRelease(rel, opts)
 	if err != nil {
 		return nil, ManifestRelease{}, err
@@ -343,7 +359,7 @@ func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease
 	entry := ManifestRelease{
 		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: routeTotals(doc, d.routes),
 		Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt),
-		Pages: d.pagesKey(tags, rel.Tag), Records: summarize(doc),
+		Pages: key, Records: recs,
 	}
 	if d.find(prev) != nil {
 		prevDoc, _, err := d.readDoc(prev)
@@ -394,7 +410,7 @@ func writeIfDiffers(file string, data []byte) error {
 func (d *ReleasesDir) Finish() error {
 	tags := d.Tags()
 	for _, r := range slices.Clone(d.rels) {
-		if r.entry.Pages == d.pagesKey(tags, r.entry.Tag) {
+		if r.entry.Pages == d.pagesKey(tags, r.entry.Tag, slices.Clone(r.entry.Records)) {
 			continue
 		}
 		if err := d.refresh(r, tags); err != nil {
@@ -428,7 +444,7 @@ func (d *ReleasesDir) refresh(r *dirRelease, tags []string) error {
 	if err := d.update(tag, files); err != nil {
 		return err
 	}
-	r.entry.Pages, r.entry.Routes = entry.Pages, entry.Routes
+	r.entry.Pages, r.entry.Routes, r.entry.Records = entry.Pages, entry.Routes, entry.Records
 	d.dirty = true
 	return nil
 }

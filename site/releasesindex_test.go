@@ -198,3 +198,60 @@ func cleanJoin(dir, target string) string {
 	}
 	return dir + target
 }
+
+var sameAsPattern = regexp.MustCompile(`The same lines, byte for byte, as at <a href="\.\./([^/"]+)/([a-z]+\.html)#([a-z0-9-]+)">`)
+
+// TestReleasesSameAs: a release's pages show an excerpt only where its
+// lines or bytes differ from the release before; otherwise they link to
+// the earliest release of the run that cites the same lines with the same
+// bytes, whose page shows the excerpt. The records in findings.json and
+// findings.md stay whole.
+func TestReleasesSameAs(t *testing.T) {
+	rels := seriesReleases(t)
+	files, err := RenderReleases(rels, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{} // "tag page id" → the release linked
+	for name, data := range files {
+		tag, page, ok := strings.Cut(name, "/")
+		if !ok || tag == timelineDir {
+			continue
+		}
+		for _, m := range sameAsPattern.FindAllStringSubmatch(string(data), -1) {
+			if m[2] != page && page != "index.html" {
+				t.Errorf("%s links %s's excerpt on %s", name, m[3], m[2])
+			}
+			if page != "index.html" {
+				links[tag+" "+page+" "+m[3]] = m[1]
+			}
+		}
+		if strings.HasSuffix(name, "/findings.md") && strings.Contains(string(data), "byte for byte") {
+			t.Errorf("%s links an excerpt instead of quoting it", name)
+		}
+	}
+	for key, want := range map[string]string{
+		"v1.0.0 prompts.html route-model":        "", // the oldest shows every excerpt
+		"v1.0.2 prompts.html route-model":        "v1.0.0",
+		"v1.0.3 prompts.html route-model":        "", // changed
+		"v2.0.0 prompts.html route-model":        "v1.0.3",
+		"v1.1.0 tools.html tool-list":            "", // moved: other line numbers
+		"v1.1.1 tools.html tool-list":            "v1.1.0",
+		"v2.0.0 network.html endpoint-url":       "",       // gone at v1.1.1
+		"v2.0.0 configuration.html runtime-gate": "v1.0.0", // facts alone changed
+	} {
+		if got := links[key]; got != want {
+			t.Errorf("%s: links the excerpt at %q, want %q", key, got, want)
+		}
+	}
+	// Every link leads to a page that shows the excerpt.
+	for key, target := range links {
+		_, rest, _ := strings.Cut(key, " ")
+		if other, ok := links[target+" "+rest]; ok {
+			t.Errorf("%s links %s, which links %s in turn", key, target, other)
+		}
+	}
+	if len(links) < 20 {
+		t.Errorf("only %d excerpts linked", len(links))
+	}
+}

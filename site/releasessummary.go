@@ -30,6 +30,10 @@ type RecordSummary struct {
 	// compact JSON); "" without facts.
 	Facts   string `json:"facts,omitempty"`
 	Problem string `json:"problem,omitempty"`
+	// SameAs names the earliest release of the run of releases before this
+	// one whose record cites the same lines with the same bytes: the
+	// release whose pages show the excerpt, which this one's link to.
+	SameAs string `json:"same_as,omitempty"`
 }
 
 // summarize returns the summaries of doc's records, in its order.
@@ -78,6 +82,42 @@ func stubDocument(tag string, recs []RecordSummary) *findings.Document {
 }
 
 func ptr(s string) *string { return &s }
+
+// linkSameAs sets, on each located record of recs that cites the same
+// path, lines and bytes as the record of the release before (prev; nil
+// for none), the release that first showed them, and returns those
+// releases by record id.
+func linkSameAs(prev *dirRelease, recs []RecordSummary) map[string]string {
+	m := map[string]string{}
+	for k := range recs {
+		s := &recs[k]
+		s.SameAs = ""
+		if prev == nil || s.Status != findings.StatusLocated || s.SHA256 == "" {
+			continue
+		}
+		p := recordOf(prev.entry.Records, s.ID)
+		if p == nil || p.Status != findings.StatusLocated || p.SHA256 != s.SHA256 || p.Path != s.Path || p.Lines != s.Lines {
+			continue
+		}
+		s.SameAs = p.SameAs
+		if s.SameAs == "" {
+			s.SameAs = prev.entry.Tag
+		}
+		m[s.ID] = s.SameAs
+	}
+	return m
+}
+
+// sameAsLink is what a page of a releases directory shows instead of an
+// excerpt that an earlier release's pages show already (Options.sameAs):
+// a link to it there. "" where the excerpt is to be shown.
+func (r *renderer) sameAsLink(rec *findings.Record, html bool) string {
+	tag := r.sameAs[rec.ID]
+	if !html || tag == "" {
+		return ""
+	}
+	return "*The same lines, byte for byte, as at [" + mdText(tag) + "](" + linkURL("../"+tag+"/"+rec.Page+".html#"+rec.ID) + "), whose page shows them.*"
+}
 
 // lines returns the cited lines; nil when there are none.
 func (s RecordSummary) lines() *findings.Lines {

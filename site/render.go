@@ -26,6 +26,10 @@ type Options struct {
 	// nav are links put before a page's own navigation: a releases
 	// directory's links from a release to its neighbours.
 	nav []navItem
+	// sameAs maps a record id to the release whose pages show the same
+	// excerpt (a releases directory's earlier release): the pages link
+	// to it instead of repeating it.
+	sameAs map[string]string
 }
 
 // Render returns the files of one commit's site with the embedded
@@ -64,7 +68,7 @@ func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, er
 	if err != nil {
 		return nil, err
 	}
-	r.nav = opts.nav
+	r.nav, r.sameAs = opts.nav, opts.sameAs
 	files := Files{"findings.json": data}
 	if license != nil {
 		files["upstream-license.txt"] = license
@@ -175,6 +179,8 @@ type renderer struct {
 	page string
 	// nav are links before the pages' own (Options.nav).
 	nav []navItem
+	// sameAs is Options.sameAs.
+	sameAs map[string]string
 }
 
 func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*renderer, error) {
