@@ -54,13 +54,17 @@ all=$(git --git-dir="$gitdir" tag -l 'v*' | grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' 
 if [[ $FROM == all ]]; then
 	FROM=$(echo "$all" | head -n 1)
 fi
-tags=$(echo "$all" | awk -v f="$FROM" -v t="$TO" '$0==f{on=1} on{print} $0==t{exit}')
+# The tags from $FROM to $TO in version order, either end a tag or not.
+tags=$(printf '%s\n' "$all" "$FROM" "$TO" | sort -V | uniq | awk -v f="$FROM" -v t="$TO" '$0==f{on=1} on{print} $0==t{exit}' |
+	grep -Fx -f <(echo "$all") || true)
 ntags=$(echo "$tags" | wc -w)
-prev=$(echo "$tags" | tail -n 2 | head -n 1)
 if [[ $ntags -lt 2 ]]; then
 	echo "bench/releases.sh: $FROM..$TO holds $ntags release tags; want at least two" >&2
 	exit 2
 fi
+FROM=$(echo "$tags" | head -n 1)
+TO=$(echo "$tags" | tail -n 1)
+prev=$(echo "$tags" | tail -n 2 | head -n 1)
 
 echo "== building keyfindings"
 (cd "$root" && go build -o "$scratch/keyfindings" ./cmd/keyfindings)
