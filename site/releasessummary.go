@@ -27,7 +27,8 @@ type RecordSummary struct {
 	Lines  string `json:"lines,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
 	// Facts is the SHA-256 of the facts as diff compares them (normalised,
-	// compact JSON); "" without facts.
+	// compact JSON), its first 16 hex digits (it only tells changes
+	// apart); "" without facts.
 	Facts   string `json:"facts,omitempty"`
 	Problem string `json:"problem,omitempty"`
 	// SameAs names the earliest release of the run of releases before this
@@ -47,7 +48,7 @@ func summarize(doc *findings.Document) []RecordSummary {
 		if len(r.Facts) > 0 {
 			data, err := json.Marshal(findings.Normalize(r.Facts))
 			if err == nil {
-				s.Facts = sha256Hex(data)
+				s.Facts = sha256Hex(data)[:16]
 			}
 		}
 		out = append(out, s)
