@@ -42,7 +42,7 @@ var releaseDirPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 // are), and not a file of the top level.
 func CheckReleaseTag(tag string) error {
 	if !releaseDirPattern.MatchString(tag) || strings.HasSuffix(tag, ".html") || tag == "style.css" || tag == timelineDir {
-		return fmt.Errorf("tag %q cannot name a directory of the site (want letters, digits and . _ + -); narrow --match", tag)
+		return fmt.Errorf("tag %q cannot name a directory of the site (want letters, digits and . _ + -, and not the name of a top-level file: index.html, style.css, timeline, *.html); narrow --match", tag)
 	}
 	return nil
 }
@@ -192,6 +192,9 @@ type releaseRow struct {
 	// Counts are the changeClasses, each with its count.
 	Counts    []countView
 	Unchanged int
+	// Differs counts the findings that differ from the release before
+	// (findings.FindingDiff.Differs: not those missing in both alike).
+	Differs int
 }
 
 // countView is one change count and the list it links to.

@@ -52,7 +52,8 @@ type minorRow struct {
 	Releases       int
 	Oldest, Newest string
 	From, To       string
-	// Changes counts the findings that changed in its releases.
+	// Changes counts, over its releases, the findings that differ from
+	// the release before.
 	Changes int
 }
 
@@ -174,9 +175,7 @@ func (d *ReleasesDir) renderTop(rels []*dirRelease) (Files, error) {
 		k := len(minors) - 1
 		minors[k].Releases++
 		minors[k].Newest, minors[k].To = r.entry.Tag, rows[i].Date
-		for _, c := range rows[i].Counts {
-			minors[k].Changes += c.N
-		}
+		minors[k].Changes += rows[i].Differs
 		groups[k] = append([]releaseRow{rows[i]}, groups[k]...)
 	}
 	repo := webBase(rels[n-1].entry.Repo)
@@ -289,6 +288,11 @@ func newReleaseRow(r *dirRelease, i int, rels []*dirRelease, diffs []*findings.D
 			row.Counts = append(row.Counts, countView{Status: s, N: counts[s], Href: row.Changes + "#" + s})
 		}
 		row.Unchanged = counts[findings.DiffUnchanged]
+		for _, f := range diffs[i].Findings {
+			if f.Differs() {
+				row.Differs++
+			}
+		}
 	}
 	return row
 }

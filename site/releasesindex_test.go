@@ -124,6 +124,17 @@ func TestReleasesPages(t *testing.T) {
 	if strings.Contains(string(files["index.html"]), `href="v1.0.3/index.html"`) {
 		t.Error("the index lists releases of an older minor version")
 	}
+	// A minor version counts the findings that differ, release by
+	// release; those missing alike in both releases do not.
+	for _, want := range []string{
+		`<a href="v1.0.html">v1.0</a>: 5 releases, v1.0.0 – v1.0.4 (2026-01-02); 1 change to findings`,
+		`<a href="v1.1.html">v1.1</a>: 2 releases, v1.1.0 – v1.1.1 (2026-01-02); 2 changes to findings`,
+		`<a href="v2.0.html">v2.0</a>: 1 release (2026-01-02); 2 changes to findings`,
+	} {
+		if !strings.Contains(string(files["index.html"]), want) {
+			t.Errorf("the index lacks %q", want)
+		}
+	}
 	order("v1.0.html", "v1.0.4/index.html", "v1.0.3/index.html", "v1.0.2/index.html", "v1.0.1/index.html", "v1.0.0/index.html")
 	order("v1.1.html", "v2.0.html", "v1.0.html", "v1.1.1/index.html", "v1.1.0/index.html")
 	for _, m := range []string{"v1.0.html", "v1.1.html", "v2.0.html"} {
