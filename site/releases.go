@@ -50,16 +50,16 @@ func CheckReleaseTag(tag string) error {
 // RenderReleases returns the files of a releases directory. rels are the
 // releases oldest first. Each release's site is under <tag>/ as
 // RenderWith writes it, with links to the releases index and to its
-// neighbours, and where a record cites the same lines with the same bytes
-// as in the release before, a link to the release that first showed its
-// excerpt instead of the excerpt; plus <tag>/changes.html (what changed since the release
-// before it, for all but the oldest); index.html lists the minor versions
-// and the newest one's releases, newest first, and an overview of the
-// findings; <minor>.html lists the releases of a minor version;
-// timeline/<id>.html shows a finding across the releases; style.css
-// serves the top-level pages. It is what a ReleasesDir holds after
-// putting rels in order, and holds every release's records at once:
-// for tests and small sets.
+// neighbours, and, where a record cites the same lines with the same
+// bytes as in the release before, a link to the release that first showed
+// its excerpt instead of the excerpt; plus <tag>/changes.html (what
+// changed since the release before it, for all but the oldest).
+// index.html lists the minor versions and the newest one's releases,
+// newest first, and an overview of the findings; <minor>.html lists the
+// releases of a minor version; timeline/<id>.html shows a finding across
+// the releases; style.css serves the top-level pages. It is what a
+// ReleasesDir holds after putting rels in order, but holds every
+// release's files at once: for tests and small sets.
 func RenderReleases(rels []Release, opts Options) (Files, error) {
 	if len(rels) == 0 {
 		return nil, errors.New("no releases to render")
