@@ -16,6 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/site"
 )
@@ -114,6 +117,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		names[i] = t.Name
 	}
 	dir.Plan(names, *prune)
+	commits := tagCommits(o.Repo)
 	reused := 0
 	var firstCommit, lastCommit string
 	began := time.Now()
@@ -125,7 +129,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			return errors.Join(fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out), dir.Flush())
 		}
 		start := time.Now()
-		how, commit, err := putRelease(dir, o, x, key, t.Name)
+		how, commit, err := putRelease(dir, o, x, key, t.Name, commits[t.Name])
 		if err != nil {
 			// The releases written so far stay, listed by the index.
 			return errors.Join(fmt.Errorf("release %s: %w", t.Name, err), dir.Flush())
@@ -166,16 +170,20 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 }
 
 // putRelease writes the release tag into dir: left as it is ("up to
-// date") when dir holds it as this run would write it, its pages
-// rendered again from the records in dir ("reused") when it was built
-// there from the same commit with key, else extracted. It returns how,
-// for the progress line, and the commit the tag names.
-func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
+// date") when dir holds it as this run would write it from commit (the
+// commit the tag names, if known without resolving it: "" otherwise), its
+// pages rendered again from the records in dir ("reused") when it was
+// built there from the same commit with key, else extracted. It returns
+// how, for the progress line, and the commit the tag names.
+func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, key site.ReleasesKey, tag, commit string) (how, _ string, err error) {
+	if commit != "" && dir.Current(key, tag, commit) {
+		return "up to date", commit, nil
+	}
 	at, err := o.At(tag)
 	if err != nil {
 		return "", "", err
 	}
-	if dir.Current(key, tag, at.Commit) {
+	if commit == "" && dir.Current(key, tag, at.Commit) {
 		return "up to date", at.Commit, nil
 	}
 	rel, why := dir.Reuse(key, tag, at.Commit)
@@ -190,6 +198,37 @@ func putRelease(dir *site.ReleasesDir, o *extract.Opened, x *extract.Extractor, 
 		how = "extracted (" + why + ")"
 	}
 	return how, at.Commit, dir.Put(*rel, at.Commit, key)
+}
+
+// tagCommits maps the tags of repo to the commits they name, read in one
+// pass over the references: resolving a tag at a time reads the whole
+// packed-refs file each time, which over a thousand tags costs seconds.
+// A tag that names anything but a commit, directly or through one tag
+// object, is left out (putRelease resolves it as a build does).
+func tagCommits(repo *git.Repository) map[string]string {
+	commits := map[string]string{}
+	if repo == nil {
+		return commits
+	}
+	iter, err := repo.Tags()
+	if err != nil {
+		return commits
+	}
+	defer iter.Close()
+	_ = iter.ForEach(func(ref *plumbing.Reference) error {
+		h := ref.Hash()
+		if tag, err := repo.TagObject(h); err == nil {
+			if tag.TargetType != plumbing.CommitObject {
+				return nil
+			}
+			h = tag.Target
+		} else if _, err := repo.CommitObject(h); err != nil {
+			return nil
+		}
+		commits[ref.Name().Short()] = h.String()
+		return nil
+	})
+	return commits
 }
 
 // shortCommit is the 7-digit form of a commit id, for summary lines.

@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/keyfindings/keyfindings/extract"
 	"github.com/keyfindings/keyfindings/findings"
 )
 
@@ -836,5 +837,28 @@ func TestReleasesAddOneRewritesOnly(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(rewritten, want) {
 		t.Errorf("adding v1.1.0 wrote\n%s\nwant\n%s", strings.Join(rewritten, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestTagCommits: the tags read in one pass name the commits that
+// resolving each tag gives, annotated tags and lightweight ones alike.
+func TestTagCommits(t *testing.T) {
+	f := newReleaseFixture(t, 5)
+	commits := tagCommits(f.repo)
+	n := 0
+	for _, tags := range releaseFixtureTags {
+		for _, tag := range tags {
+			c, err := extract.ResolveCommit(f.repo, tag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if commits[tag] != c.Hash.String() {
+				t.Errorf("%s: %q, want %s", tag, commits[tag], c.Hash)
+			}
+			n++
+		}
+	}
+	if len(commits) != n {
+		t.Errorf("%d tags mapped, want %d", len(commits), n)
 	}
 }
