@@ -49,6 +49,9 @@ func (r *renderer) funcs(html bool) map[string]any {
 			if rec == nil || rec.Location == nil {
 				return ""
 			}
+			if link := r.sameAsLink(rec, html); link != "" {
+				return link
+			}
 			_, info := language(rec.Location.Path)
 			if html {
 				info += " " + excerptInfo + rec.ID
@@ -61,6 +64,9 @@ func (r *renderer) funcs(html bool) map[string]any {
 		"excerptHead": func(rec *findings.Record) string {
 			if rec == nil || rec.Location == nil {
 				return ""
+			}
+			if link := r.sameAsLink(rec, html); link != "" {
+				return link
 			}
 			_, info := language(rec.Location.Path)
 			if html {
@@ -111,10 +117,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			default:
 				return ""
 			}
-			if l.Start == l.End {
-				return fmt.Sprintf("line %d", l.Start)
-			}
-			return fmt.Sprintf("lines %d–%d", l.Start, l.End)
+			return linesText(l)
 		},
 		// url makes a link destination safe.
 		"url": func(u any) string { return linkURL(deref(u)) },

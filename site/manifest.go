@@ -21,10 +21,15 @@ const ReleasesManifestFile = ".keyfindings-releases.json"
 // ReleasesManifestSchema is the schema value of the manifest. Version 1
 // held one ReleasesKey for the whole directory; version 2 holds one per
 // release, since releases outside a run's range stay as an earlier run
-// (perhaps another keyfindings build) wrote them.
-const ReleasesManifestSchema = "keyfindings/releases-manifest/v2"
+// (perhaps another keyfindings build) wrote them; version 3 adds what the
+// index pages and timelines are rendered from (a summary of each
+// release's records) and what each release's pages were rendered with.
+const ReleasesManifestSchema = "keyfindings/releases-manifest/v3"
 
-const releasesManifestSchemaV1 = "keyfindings/releases-manifest/v1"
+const (
+	releasesManifestSchemaV1 = "keyfindings/releases-manifest/v1"
+	releasesManifestSchemaV2 = "keyfindings/releases-manifest/v2"
+)
 
 // ReleasesKey is what a release was built with. A release is reused only
 // when all of it matches.
@@ -40,7 +45,10 @@ type ReleasesKey struct {
 // ReleasesManifest is the content of ReleasesManifestFile: the releases
 // of the directory in version order.
 type ReleasesManifest struct {
-	Schema   string            `json:"schema"`
+	Schema string `json:"schema"`
+	// Pages are the top-level pages the directory's index wrote (minor
+	// versions, timelines), so that one no longer rendered is removed.
+	Pages    []string          `json:"pages,omitempty"`
 	Releases []ManifestRelease `json:"releases"`
 }
 
@@ -55,6 +63,16 @@ type ManifestRelease struct {
 	// release, for the index's plot. Manifests written before keyfindings
 	// kept them lack it; they are computed from findings.json then.
 	Routes []RouteTotal `json:"routes,omitempty"`
+	// Version and CommittedAt are the source's, for the index.
+	Version     string `json:"version,omitempty"`
+	CommittedAt string `json:"committed_at,omitempty"`
+	// Pages identifies what the release's pages were rendered with (the
+	// templates, the neighbouring releases): a release whose key is the
+	// same is not rendered again.
+	Pages string `json:"pages,omitempty"`
+	// Records summarise the release's records for the index and the
+	// timelines; nil in manifests of version 2 and before.
+	Records []RecordSummary `json:"records,omitempty"`
 }
 
 // sameBuild reports whether two entries describe the same release built
@@ -64,16 +82,33 @@ func (e ManifestRelease) sameBuild(o ManifestRelease) bool {
 	return e.Tag == o.Tag && e.Commit == o.Commit && e.ReleasesKey == o.ReleasesKey && e.FindingsSHA256 == o.FindingsSHA256
 }
 
-// Marshal encodes the manifest as indented JSON with a trailing newline.
+// Marshal encodes the manifest as JSON with a trailing newline, one
+// release a line (a thousand releases' summaries stay a few megabytes).
 func (m *ReleasesManifest) Marshal() ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
+	head := *m
+	head.Releases = nil
+	if err := enc.Encode(head); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	// {"schema":…,"releases":null}\n → {"schema":…,"releases":[\n
+	out := bytes.TrimSuffix(buf.Bytes(), []byte("null}\n"))
+	out = append(bytes.Clone(out), "[\n"...)
+	for i := range m.Releases {
+		buf.Reset()
+		if err := enc.Encode(&m.Releases[i]); err != nil {
+			return nil, err
+		}
+		line := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		out = append(out, line...)
+		if i+1 < len(m.Releases) {
+			out = append(out, ',')
+		}
+		out = append(out, '\n')
+	}
+	return append(out, "]}\n"...), nil
 }
 
 // ReadReleasesManifest reads the manifest of the releases directory dir.
@@ -99,6 +134,8 @@ func ReadReleasesManifest(dir string) (m *ReleasesManifest, note string, err err
 	err = json.Unmarshal(data, &raw)
 	switch {
 	case err == nil && raw.Schema == ReleasesManifestSchema:
+	case err == nil && raw.Schema == releasesManifestSchemaV2:
+		// The same but for the summaries, which are made from findings.json.
 	case err == nil && raw.Schema == releasesManifestSchemaV1:
 		for i := range raw.Releases {
 			raw.Releases[i].ReleasesKey = raw.ReleasesKey

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
+	"maps"
 	"regexp"
-	"runtime"
+	"slices"
 	"strings"
-	"sync"
 	texttemplate "text/template"
 
 	"github.com/keyfindings/keyfindings/diff"
@@ -31,7 +31,6 @@ const (
 	releasesTemplate       = "releases.md.tmpl"
 	changesTemplate        = "changes.md.tmpl"
 	releasesLayoutTemplate = "releases-layout.html.tmpl"
-	matrixTemplate         = "releases-matrix.html.tmpl"
 	routesPlotTemplate     = "releases-routes.html.tmpl"
 	changesFile            = "changes.html"
 )
@@ -44,28 +43,32 @@ var releaseDirPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 // sit in links as it is: letters, digits and . _ + - (as semver tags
 // are), and not a file of the top level.
 func CheckReleaseTag(tag string) error {
-	if !releaseDirPattern.MatchString(tag) || tag == "index.html" || tag == "style.css" {
-		return fmt.Errorf("tag %q cannot name a directory of the site (want letters, digits and . _ + -); narrow --match", tag)
+	if !releaseDirPattern.MatchString(tag) || strings.HasSuffix(tag, ".html") || tag == "style.css" || tag == timelineDir {
+		return fmt.Errorf("tag %q cannot name a directory of the site (want letters, digits and . _ + -, and not the name of a top-level file: index.html, style.css, timeline, *.html); narrow --match", tag)
 	}
 	return nil
 }
 
 // RenderReleases returns the files of a releases directory. rels are the
-// releases oldest first. Each release's site is under <tag>/ exactly as
-// RenderWith writes it, plus <tag>/changes.html (what changed since the
-// release before it, for all but the oldest); index.html lists the
-// releases newest first with their change counts and draws the findings ×
-// releases picture; style.css serves the top-level page.
-//
-// As with RenderWith, everything shown comes from the findings.json bytes:
-// each document is encoded, decoded, and only the decoded copy is
-// compared and rendered.
+// releases oldest first. Each release's site is under <tag>/ as
+// RenderWith writes it, with links to the releases index and to its
+// neighbours, and, where a record cites the same lines with the same
+// bytes as in the release before, a link to the release that first showed
+// its excerpt instead of the excerpt; plus <tag>/changes.html (what
+// changed since the release before it, for all but the oldest).
+// index.html lists the minor versions and the newest one's releases,
+// newest first, and an overview of the findings; <minor>.html lists the
+// releases of a minor version; timeline/<id>.html shows a finding across
+// the releases; style.css serves the top-level pages. It is what a
+// ReleasesDir holds after putting rels in order, but holds every
+// release's files at once: for tests and small sets.
 func RenderReleases(rels []Release, opts Options) (Files, error) {
 	if len(rels) == 0 {
 		return nil, errors.New("no releases to render")
 	}
 	seen := map[string]bool{}
-	for _, r := range rels {
+	tags := make([]string, len(rels))
+	for i, r := range rels {
 		if err := CheckReleaseTag(r.Tag); err != nil {
 			return nil, err
 		}
@@ -73,70 +76,44 @@ func RenderReleases(rels []Release, opts Options) (Files, error) {
 			return nil, fmt.Errorf("release %s listed twice", r.Tag)
 		}
 		seen[r.Tag] = true
-	}
-	set, err := releasesTemplates(opts)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := routesConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-
-	n := len(rels)
-	sites := make([]Files, n)
-	docs := make([]*findings.Document, n)
-	err = forEach(n, func(i int) error {
-		var err error
-		sites[i], docs[i], err = renderRelease(rels[i], opts)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	tags := make([]string, n)
-	for i, r := range rels {
 		tags[i] = r.Tag
 	}
-	diffs := make([]*diff.Diff, n)
-	totals := make([][]RouteTotal, n)
-	for i := range n {
-		totals[i] = routeTotals(docs[i], cfg)
-		if i > 0 {
-			diffs[i] = compareReleases(docs[i-1], docs[i], cfg)
-		}
-	}
-	changes := make([][]byte, n)
-	err = forEach(n-1, func(j int) error {
-		i := j + 1
-		page, err := renderChanges(set, tags[i], tags[i-1], docs[i], docs[i-1], diffs[i])
-		if err != nil {
-			return fmt.Errorf("release %s: %w", tags[i], err)
-		}
-		changes[i] = page
-		return nil
-	})
+	d, err := newReleasesDir("", func(a, b string) int { return slices.Index(tags, a) - slices.Index(tags, b) }, opts)
 	if err != nil {
 		return nil, err
 	}
-
 	out := Files{}
-	for i, files := range sites {
+	var prevDoc *findings.Document
+	for _, rel := range rels {
+		prev, next := neighbours(tags, rel.Tag)
+		recs := summarize(rel.Document)
+		o := opts
+		o.nav = releaseNav(rel.Tag, prev, next)
+		if len(d.rels) > 0 {
+			o.sameAs = linkSameAs(d.rels[len(d.rels)-1], recs)
+		}
+		files, doc, err := renderRelease(rel, o)
+		if err != nil {
+			return nil, err
+		}
+		if prevDoc != nil {
+			if files[changesFile], err = renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareReleases(prevDoc, doc, d.routes), o.nav); err != nil {
+				return nil, err
+			}
+		}
 		for name, data := range files {
-			out[tags[i]+"/"+name] = data
+			out[rel.Tag+"/"+name] = data
 		}
-		if changes[i] != nil {
-			out[tags[i]+"/"+changesFile] = changes[i]
-		}
+		e := ManifestRelease{Tag: rel.Tag, ReleasesKey: ReleasesKey{Repo: doc.Source.Repo}, Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt), Routes: routeTotals(doc, d.routes), Records: recs}
+		e.Commit = deref(doc.Source.Commit)
+		d.rels = append(d.rels, &dirRelease{entry: e})
+		prevDoc = doc
 	}
-	index, err := renderReleasesIndex(set, tags, docs, diffs, totals)
+	top, err := d.renderTop(d.rels)
 	if err != nil {
 		return nil, err
 	}
-	out["index.html"] = index
-	if out["style.css"], err = releasesStyle(set); err != nil {
-		return nil, err
-	}
+	maps.Copy(out, top)
 	return out, nil
 }
 
@@ -155,12 +132,12 @@ func releasesTemplates(opts Options) (*templateSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, need := range []string{releasesTemplate, changesTemplate} {
+	for _, need := range []string{releasesTemplate, changesTemplate, minorTemplate, timelineTemplate} {
 		if set.md.Lookup(need) == nil {
 			return nil, fmt.Errorf("template %s is missing", need)
 		}
 	}
-	for _, need := range []string{releasesLayoutTemplate, matrixTemplate, routesPlotTemplate} {
+	for _, need := range []string{releasesLayoutTemplate, routesPlotTemplate} {
 		if set.html.Lookup(need) == nil {
 			return nil, fmt.Errorf("HTML template %s is missing", need)
 		}
@@ -193,46 +170,8 @@ func releasesStyle(set *templateSet) ([]byte, error) {
 	return append(append(bytes.Clone(set.style), '\n'), css...), nil
 }
 
-// forEach runs fn(0) … fn(n-1), at most GOMAXPROCS at a time, and returns
-// the error of the lowest index that failed, so the outcome does not
-// depend on scheduling.
-func forEach(n int, fn func(i int) error) error {
-	errs := make([]error, n)
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			errs[i] = fn(i)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // The change classes a release lists, in the order the index counts them.
 var changeClasses = []string{diff.Changed, diff.Moved, diff.Added, diff.Found, diff.Introduced, diff.Removed, diff.Lost, diff.Retired, diff.Missing}
-
-// releasesView is the data of releases.md.tmpl.
-type releasesView struct {
-	// Repo is the web URL of the source; "" when there is none.
-	Repo string
-	// Releases are newest first.
-	Releases       []releaseRow
-	Oldest, Newest releaseRow
-	// Findings counts the distinct finding ids across the releases.
-	Findings int
-	// RoutesPlot is set when the index shows the plot of route totals.
-	RoutesPlot bool
-}
 
 // releaseRow is one release on the index.
 type releaseRow struct {
@@ -255,6 +194,9 @@ type releaseRow struct {
 	// Counts are the changeClasses, each with its count.
 	Counts    []countView
 	Unchanged int
+	// Differs counts the findings that differ from the release before
+	// (diff.FindingDiff.Differs: not those missing in both alike).
+	Differs int
 }
 
 // countView is one change count and the list it links to.
@@ -262,59 +204,6 @@ type countView struct {
 	Status string
 	N      int
 	Href   string
-}
-
-// renderReleasesIndex renders the index of releases oldest first, with
-// their documents, the diff of each with the one before (diffs[0] is nil)
-// and their route totals.
-func renderReleasesIndex(set *templateSet, tags []string, docs []*findings.Document, diffs []*diff.Diff, totals [][]RouteTotal) ([]byte, error) {
-	n := len(tags)
-	v := &releasesView{Repo: webBase(docs[n-1].Source.Repo)}
-	for i := n - 1; i >= 0; i-- {
-		row := releaseRow{Tag: tags[i], Index: tags[i] + "/index.html", Source: newSourceView(docs[i].Source), Total: len(docs[i].Findings)}
-		row.Commit = short(row.Source.Commit)
-		if ver := row.Source.Version; ver != strings.TrimPrefix(tags[i], "v") {
-			row.Version = ver
-		}
-		if c := docs[i].Source.CommittedAt; c != nil && len(*c) >= 10 {
-			row.Date = (*c)[:10]
-		}
-		for _, r := range docs[i].Findings {
-			if r.Located() {
-				row.Located++
-			}
-		}
-		if i > 0 {
-			row.Previous = tags[i-1]
-			row.Changes = tags[i] + "/" + changesFile
-			counts := diffs[i].Counts()
-			for _, s := range changeClasses {
-				row.Counts = append(row.Counts, countView{Status: s, N: counts[s], Href: row.Changes + "#" + s})
-			}
-			row.Unchanged = counts[diff.Unchanged]
-		}
-		v.Releases = append(v.Releases, row)
-	}
-	v.Newest, v.Oldest = v.Releases[0], v.Releases[n-1]
-	mv := buildMatrix(tags, docs, diffs)
-	v.Findings = len(mv.Rows)
-	var fig bytes.Buffer
-	if err := set.html.ExecuteTemplate(&fig, matrixTemplate, mv); err != nil {
-		return nil, fmt.Errorf("render %s: %w", matrixTemplate, err)
-	}
-	figures := map[string]htmltemplate.HTML{"matrix": htmltemplate.HTML(fig.String())} // html/template output
-	if pv := buildRoutesPlot(tags, totals); pv != nil {
-		var plot bytes.Buffer
-		if err := set.html.ExecuteTemplate(&plot, routesPlotTemplate, pv); err != nil {
-			return nil, fmt.Errorf("render %s: %w", routesPlotTemplate, err)
-		}
-		figures["routes"] = htmltemplate.HTML(plot.String()) // html/template output
-		v.RoutesPlot = true
-	}
-	p := newReleasePage(set, "index.html", figures)
-	nav := []navItem{{Title: "Releases", File: "index.html", Current: true}, {Title: "Key findings at " + tags[n-1], File: tags[n-1] + "/index.html"}}
-	title := "Key findings across releases · " + findings.DefaultPin().Name + " " + tags[0] + " to " + tags[n-1]
-	return p.html(releasesTemplate, v, title, "style.css", nav)
 }
 
 // releasePage renders one page of a releases directory (not of a
@@ -460,7 +349,9 @@ type factListView struct {
 	Items string
 }
 
-func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Document, d *diff.Diff) ([]byte, error) {
+// renderChanges renders the changes page of the release tag since prev;
+// nav are the links to the releases index and the neighbours.
+func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Document, d *diff.Diff, nav []navItem) ([]byte, error) {
 	v := &changesView{
 		Tag: tag, Previous: prev,
 		Source: newSourceView(doc.Source), PreviousSource: newSourceView(prevDoc.Source),
@@ -537,10 +428,9 @@ func renderChanges(set *templateSet, tag, prev string, doc, prevDoc *findings.Do
 	}
 	v.Routes = routeChanges(d, anchors)
 	p := newReleasePage(set, changesFile, nil)
-	nav := []navItem{
-		{Title: "Releases", File: "../index.html"},
-		{Title: "Key findings at " + tag, File: "index.html"},
-		{Title: "Changes since " + prev, File: changesFile, Current: true},
-	}
+	nav = append(slices.Clone(nav),
+		navItem{Title: "Key findings at " + tag, File: "index.html"},
+		navItem{Title: "Changes since " + prev, File: changesFile, Current: true},
+	)
 	return p.html(changesTemplate, v, "Changes in "+tag+" since "+prev+" · "+findings.DefaultPin().Name, "style.css", nav)
 }

@@ -39,10 +39,11 @@ func twoReleases(t *testing.T) []Release {
 }
 
 // TestReleasesInBrowser opens a releases directory from disk in headless
-// Chromium: a cell of the picture is a working link to the finding's
-// anchor at that release, the pages fit a phone (the picture scrolls in
-// its box), and nothing but file:// URLs is requested, with no console
-// errors.
+// Chromium: the index links a finding's timeline, whose mark of a change
+// is a working link to the finding on that release's changes page; the
+// index, a minor version's page, a timeline and a release's pages fit a
+// phone (nothing wider than the window); and nothing but file:// URLs is
+// requested, with no console errors.
 func TestReleasesInBrowser(t *testing.T) {
 	browser := findBrowser()
 	if browser == "" {
@@ -64,28 +65,28 @@ func TestReleasesInBrowser(t *testing.T) {
 	sess := openBrowser(t, browser)
 	ctx, seen, eval, do := sess.ctx, sess.seen, sess.eval, sess.do
 
-	do(chromedp.Navigate(base+"index.html"), chromedp.WaitVisible(chromedp.CSS("svg")))
-	if w, _ := eval(`document.querySelector("figure svg").getBoundingClientRect().width`).(float64); w < 100 {
-		t.Errorf("the picture is %.0fpx wide", w)
+	// From the index to route-model's timeline, and from its change to
+	// the changes page.
+	do(chromedp.Navigate(base+"index.html"), chromedp.WaitVisible(chromedp.ID("findings")))
+	const timelineLink = `a[href="timeline/route-model.html"]`
+	do(chromedp.Click(chromedp.CSS(timelineLink)), chromedp.WaitVisible(chromedp.CSS("main li")))
+	const mark = `a[href="../v9.9.9/changes.html#route-model"]`
+	if text, _ := eval(`document.querySelector('` + mark + `').textContent`).(string); text != "changed" {
+		t.Errorf("the timeline's mark at v9.9.9 reads %q, want changed", text)
 	}
-	if n, _ := eval(`document.querySelectorAll("svg a.cell").length`).(float64); n != 2*11 {
-		t.Errorf("%v linked cells, want 22", n)
+	if n, _ := eval(`document.querySelectorAll("main li").length`).(float64); n != 2 {
+		t.Errorf("the timeline has %v lines, want 2 (the first release, the change)", n)
 	}
-	// Click the changed cell: it leads to route-model on v9.9.9's page.
-	const cell = `svg a.cell.changed`
-	if title, _ := eval(`document.querySelector("` + cell + ` title").textContent`).(string); !strings.HasPrefix(title, "route-model at v9.9.9: changed") {
-		t.Errorf("changed cell's title is %q", title)
-	}
-	do(chromedp.Click(chromedp.CSS(cell)), chromedp.WaitVisible(chromedp.ID("route-model")))
+	do(chromedp.Click(chromedp.CSS(mark)), chromedp.WaitVisible(chromedp.ID("route-model")))
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`location.hash === "#route-model" && document.readyState === "complete"`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-		t.Fatalf("waiting for the cell's target: %v", err)
+		t.Fatalf("waiting for the mark's target: %v", err)
 	}
-	if loc, _ := eval(`location.href`).(string); !strings.HasSuffix(loc, "/v9.9.9/prompts.html#route-model") {
-		t.Errorf("after clicking the cell the page is %s", loc)
+	if loc, _ := eval(`location.href`).(string); !strings.HasSuffix(loc, "/v9.9.9/changes.html#route-model") {
+		t.Errorf("after clicking the mark the page is %s", loc)
 	}
 
 	do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
-	for _, page := range []string{"index.html", "v9.9.9/changes.html"} {
+	for _, page := range []string{"index.html", "v9.9.html", "timeline/route-model.html", "timeline/tool-list.html", "v9.9.9/changes.html", "v9.9.9/index.html", "v9.9.9/prompts.html"} {
 		do(chromedp.Navigate(base+page), chromedp.WaitVisible(chromedp.CSS("h1")))
 		sw, _ := eval(`document.documentElement.scrollWidth`).(float64)
 		if iw, _ := eval(`window.innerWidth`).(float64); iw != 390 || sw > iw {

@@ -4,22 +4,29 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 
-	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/route"
 )
 
 // ReleasesDir is a releases directory updated one release at a time. Each
 // release is written into place whole as soon as it is ready (its
-// directory renamed in), then the pages that depend on it and, last, the
-// manifest; so a run that stops midway keeps every release it finished,
-// and the index and manifest list exactly the releases that are there.
-// Releases a run does not put stay as they are until removed.
+// directory renamed in); the top-level pages and the manifest follow
+// (at most every flushEvery during a run, and at its end), so a run that
+// stops midway keeps every release it finished, and the index and
+// manifest list exactly the releases that are there. Releases a run does
+// not put stay as they are until removed.
+//
+// Only one release's records are held at a time: the top-level pages
+// are rendered from the summaries the manifest keeps, and a release's
+// pages are rendered again only when what they were rendered with (the
+// manifest's pages key: templates, neighbours) changed.
 type ReleasesDir struct {
 	dir string
 	// fresh is set while dir is not a releases directory yet (absent,
@@ -32,25 +39,32 @@ type ReleasesDir struct {
 	order func(a, b string) int
 	// routes is the routes data the totals are computed with.
 	routes *route.Config
+	// templates fingerprints the override templates.
+	templates string
 	// manifest is the manifest as read, for Reuse.
 	manifest *ReleasesManifest
 	// rels are the releases in the directory, oldest first by order.
 	rels []*dirRelease
-	// stale is set when the top-level files are to be rendered again
-	// with the current templates (see Finish).
-	stale bool
+	// plan are the tags the directory is to hold when the run ends,
+	// oldest first: a release's neighbours for its links.
+	plan []string
+	// pages are the top-level pages last written (see ReleasesManifest).
+	pages []string
+	// dirty is set when the top-level files lag behind rels; flushed is
+	// when they were last written.
+	dirty   bool
+	flushed time.Time
 }
 
-// dirRelease is one release of a ReleasesDir: its manifest entry and
-// what the directory's pages are rendered from.
+// flushEvery is how often, at most, a run writes the top-level files
+// while releases are being put (every Put would make a run over n
+// releases render n indexes).
+const flushEvery = 2 * time.Second
+
+// dirRelease is one release of a ReleasesDir: its manifest entry, which
+// holds the summary of its records.
 type dirRelease struct {
 	entry ManifestRelease
-	doc   *findings.Document
-	// intact is set when doc is what entry says was written: its
-	// findings.json has the hash the manifest records.
-	intact bool
-	// diff compares it with the release before; nil for the oldest.
-	diff *diff.Diff
 }
 
 // OpenReleasesDir opens dir to write releases into. order compares two
@@ -66,19 +80,11 @@ func OpenReleasesDir(dir string, force bool, order func(a, b string) int, opts O
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := releasesTemplates(opts)
+	d, err = newReleasesDir(dir, order, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	style, err := releasesStyle(set)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, err := routesConfig(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	d = &ReleasesDir{dir: dir, fresh: kind != KindReleases, opts: opts, set: set, style: style, order: order, routes: cfg}
+	d.fresh = kind != KindReleases
 	if d.fresh {
 		return d, nil, nil
 	}
@@ -93,33 +99,72 @@ func OpenReleasesDir(dir string, force bool, order func(a, b string) int, opts O
 	if m == nil {
 		return d, notes, nil
 	}
+	d.pages = m.Pages
 	for _, e := range m.Releases {
-		doc, sum, err := d.readDoc(e.Tag)
-		if err != nil {
+		if err := d.checkEntry(&e); err != nil {
 			notes = append(notes, fmt.Sprintf("release %s is listed in %s but cannot be read back (%v); left out of the index", e.Tag, ReleasesManifestFile, err))
+			d.dirty = true
 			continue
 		}
-		if e.Routes == nil {
-			// A manifest of an earlier keyfindings, without totals.
-			e.Routes = routeTotals(doc, d.routes)
-		}
-		d.rels = d.insert(&dirRelease{entry: e, doc: doc, intact: sum == e.FindingsSHA256})
+		d.rels = d.insert(&dirRelease{entry: e})
 	}
-	for i := range d.rels {
-		d.link(d.rels, i)
-	}
+	d.plan = d.Tags()
 	return d, notes, nil
+}
+
+// newReleasesDir loads what rendering a releases directory needs.
+func newReleasesDir(dir string, order func(a, b string) int, opts Options) (*ReleasesDir, error) {
+	set, err := releasesTemplates(opts)
+	if err != nil {
+		return nil, err
+	}
+	style, err := releasesStyle(set)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := routesConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	fp, err := templatesFingerprint(opts.Templates)
+	if err != nil {
+		return nil, err
+	}
+	return &ReleasesDir{dir: dir, opts: opts, set: set, style: style, order: order, routes: cfg, templates: fp}, nil
+}
+
+// checkEntry checks that a manifest entry can be listed: a tag that names
+// a directory, listed once, with a findings.json. An entry of an earlier
+// manifest, without the summary of its records, gets it from its
+// findings.json.
+func (d *ReleasesDir) checkEntry(e *ManifestRelease) error {
+	if err := CheckReleaseTag(e.Tag); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(d.rels, func(r *dirRelease) bool { return r.entry.Tag == e.Tag }) {
+		return errors.New("listed twice")
+	}
+	file := filepath.Join(d.dir, e.Tag, "findings.json")
+	if e.Records != nil {
+		_, err := os.Stat(file)
+		return err
+	}
+	doc, _, err := d.readDoc(e.Tag)
+	if err != nil {
+		return err
+	}
+	d.dirty = true
+	e.Records = summarize(doc)
+	e.Version, e.CommittedAt = deref(doc.Source.Version), deref(doc.Source.CommittedAt)
+	if e.Routes == nil {
+		e.Routes = routeTotals(doc, d.routes)
+	}
+	return nil
 }
 
 // readDoc reads back the findings.json of the release tag, and returns
 // its SHA-256.
 func (d *ReleasesDir) readDoc(tag string) (*findings.Document, string, error) {
-	if err := CheckReleaseTag(tag); err != nil {
-		return nil, "", err
-	}
-	if slices.ContainsFunc(d.rels, func(r *dirRelease) bool { return r.entry.Tag == tag }) {
-		return nil, "", errors.New("listed twice")
-	}
 	data, err := os.ReadFile(filepath.Join(d.dir, tag, "findings.json"))
 	if err != nil {
 		return nil, "", err
@@ -137,6 +182,100 @@ func (d *ReleasesDir) Tags() []string {
 	return tags
 }
 
+// Plan says which releases the directory is to hold when the run ends:
+// tags, and, unless only is set, those it holds now. A release's pages
+// link to its neighbours among them, so that a run over many releases
+// renders each one once.
+func (d *ReleasesDir) Plan(tags []string, only bool) {
+	plan := slices.Clone(tags)
+	if !only {
+		plan = append(plan, d.Tags()...)
+	}
+	slices.SortFunc(plan, d.order)
+	d.plan = slices.Compact(plan)
+}
+
+// Current reports whether the directory holds the release tag as a run
+// with key would write it, built from commit: the manifest lists it so,
+// with the pages key it would be rendered with now, and its findings.json
+// is the one the manifest records. Nothing of it needs writing then.
+func (d *ReleasesDir) Current(key ReleasesKey, tag, commit string) bool {
+	r := d.find(tag)
+	if r == nil || r.entry.Commit != commit || r.entry.ReleasesKey != key {
+		return false
+	}
+	recs := slices.Clone(r.entry.Records)
+	if r.entry.Pages != d.pagesKey(d.plan, tag, recs) {
+		return false
+	}
+	data, err := os.ReadFile(filepath.Join(d.dir, tag, "findings.json"))
+	return err == nil && sha256Hex(data) == r.entry.FindingsSHA256
+}
+
+// find returns the release tag of the directory, or nil.
+func (d *ReleasesDir) find(tag string) *dirRelease {
+	if i := d.index(tag); i >= 0 {
+		return d.rels[i]
+	}
+	return nil
+}
+
+func (d *ReleasesDir) index(tag string) int {
+	return slices.IndexFunc(d.rels, func(r *dirRelease) bool { return r.entry.Tag == tag })
+}
+
+// neighbours returns the tags before and after tag in tags ("" at the
+// ends, and both "" when tag is not among them).
+func neighbours(tags []string, tag string) (prev, next string) {
+	i := slices.Index(tags, tag)
+	if i < 0 {
+		return "", ""
+	}
+	if i > 0 {
+		prev = tags[i-1]
+	}
+	if i+1 < len(tags) {
+		next = tags[i+1]
+	}
+	return prev, next
+}
+
+// pagesKey identifies what the pages of the release tag, with records
+// recs, are rendered with when the directory holds tags: the override
+// templates, the neighbours it links to, the records of the release
+// before (its changes page compares with them) and the earlier releases
+// whose pages show its excerpts (linkSameAs, which it sets on recs).
+func (d *ReleasesDir) pagesKey(tags []string, tag string, recs []RecordSummary) string {
+	prev, next := neighbours(tags, tag)
+	prevSum := ""
+	before := d.find(prev)
+	if before != nil {
+		prevSum = before.entry.FindingsSHA256
+	}
+	parts := []string{d.templates, prev, prevSum, next}
+	linkSameAs(before, recs)
+	for _, s := range recs {
+		if s.SameAs != "" {
+			parts = append(parts, s.ID+"="+s.SameAs)
+		}
+	}
+	return sha256Hex([]byte(strings.Join(parts, "\n")))[:32]
+}
+
+// releaseNav are the links from a release's pages to the releases
+// index, its minor version's page and its neighbours.
+func releaseNav(tag, prev, next string) []navItem {
+	minor := minorOf(tag)
+	nav := []navItem{{Title: "Releases", File: "../index.html"}, {Title: minor, File: "../" + minorFile(minor)}}
+	if prev != "" {
+		nav = append(nav, navItem{Title: "← " + prev, File: "../" + prev + "/index.html"})
+	}
+	if next != "" {
+		nav = append(nav, navItem{Title: next + " →", File: "../" + next + "/index.html"})
+	}
+	return nav
+}
+
 // Reuse returns the release tag as the manifest read at open lists it,
 // if it was built from commit with key and is intact (see
 // ReleasesManifest.Reuse); otherwise nil and the reason.
@@ -145,44 +284,33 @@ func (d *ReleasesDir) Reuse(key ReleasesKey, tag, commit string) (*Release, stri
 }
 
 // Put writes rel, built from commit with key, into the directory: its
-// site under <tag>/ (replacing an earlier one), its changes page and the
-// next release's, the index and the manifest. Everything is rendered
-// before anything is written; on error the directory holds either the
-// release or not, and pages that agree with what it holds, apart from
-// the next release's changes page if the write of it fails. A release
-// the directory holds unchanged (same commit, key and records) has only
-// its own directory rewritten; Finish renders the top-level files then.
+// site under <tag>/ with its changes page (replacing an earlier one),
+// linked to its neighbours of the plan. Everything of the release is
+// rendered before anything is written; the release's directory is
+// replaced whole, or, when the directory holds the same records already,
+// only its files whose bytes differ are written. The top-level files
+// follow (see Flush).
 func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 	if err := CheckReleaseTag(rel.Tag); err != nil {
 		return err
 	}
-	files, doc, err := renderRelease(rel, d.opts)
+	if !slices.Contains(d.plan, rel.Tag) {
+		d.Plan([]string{rel.Tag}, false)
+	}
+	files, entry, err := d.render(rel, d.plan)
 	if err != nil {
 		return err
 	}
-	entry := ManifestRelease{Tag: rel.Tag, Commit: commit, ReleasesKey: key, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: routeTotals(doc, d.routes)}
-	if !d.fresh && d.unchanged(entry) {
-		return d.rewrite(rel.Tag, files)
-	}
-	rels := d.insert(&dirRelease{entry: entry, doc: doc, intact: true})
-	i := slices.IndexFunc(rels, func(r *dirRelease) bool { return r.entry.Tag == rel.Tag })
-	d.link(rels, i)
-	if i > 0 {
-		if files[changesFile], err = d.changes(rels, i); err != nil {
-			return err
-		}
-	}
-	next, err := d.relink(rels, i+1)
-	if err != nil {
-		return err
-	}
-	top, err := d.top(rels)
-	if err != nil {
-		return err
-	}
+	entry.Commit, entry.ReleasesKey = commit, key
+	old := d.find(rel.Tag)
+	rels := d.insert(&dirRelease{entry: entry})
 	if d.fresh {
 		// The first release replaces the directory whole: what was there
 		// (nothing, or what force allowed to replace) goes only now.
+		top, err := d.top(rels)
+		if err != nil {
+			return err
+		}
 		all := Files{}
 		for name, data := range files {
 			all[rel.Tag+"/"+name] = data
@@ -193,120 +321,210 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 		if err := replaceDir(d.dir, all, true); err != nil {
 			return err
 		}
-		d.fresh, d.rels = false, rels
+		d.fresh, d.rels, d.dirty, d.flushed = false, rels, false, time.Now()
 		return nil
 	}
-	if err := replaceDir(filepath.Join(d.dir, rel.Tag), files, false); err != nil {
+	if old != nil && old.entry.sameBuild(entry) {
+		err = d.update(rel.Tag, files)
+	} else {
+		err = replaceDir(filepath.Join(d.dir, rel.Tag), files, false)
+	}
+	if err != nil {
 		return err
 	}
-	d.rels = rels
-	if err := next(); err != nil {
-		return err
+	d.rels, d.dirty = rels, true
+	if time.Since(d.flushed) >= flushEvery {
+		return d.Flush()
 	}
-	return d.writeTop(top)
+	return nil
 }
 
-// unchanged reports whether the directory holds entry's release as it is:
-// same tag, commit, key and findings.json, intact. Its records then are
-// those already there, and so are the pages of the other releases and,
-// but for a change of templates, the top-level files.
-func (d *ReleasesDir) unchanged(entry ManifestRelease) bool {
-	return slices.ContainsFunc(d.rels, func(r *dirRelease) bool { return r.intact && r.entry.sameBuild(entry) })
-}
-
-// rewrite writes the site of a release that is unchanged, with its
-// changes page, as the current templates render it; the top-level files
-// are rendered once more by Finish.
-func (d *ReleasesDir) rewrite(tag string, files Files) error {
-	i := slices.IndexFunc(d.rels, func(r *dirRelease) bool { return r.entry.Tag == tag })
-	if i > 0 {
-		page, err := d.changes(d.rels, i)
+// render renders rel as the directory holding tags shows it: its site,
+// with links to its neighbours, and its changes page against the release
+// before it, read back from its findings.json (none when that release is
+// not written yet: its pages key then changes when it is, see pagesKey).
+// It returns the files and the release's manifest entry but for its
+// commit and key.
+func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease, error) {
+	prev, next := neighbours(tags, rel.Tag)
+	recs := summarize(rel.Document)
+	key := d.pagesKey(tags, rel.Tag, recs)
+	opts := d.opts
+	opts.nav = releaseNav(rel.Tag, prev, next)
+	opts.sameAs = linkSameAs(d.find(prev), recs)
+	files, doc, err := renderRelease(rel, opts)
+	if err != nil {
+		return nil, ManifestRelease{}, err
+	}
+	entry := ManifestRelease{
+		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: routeTotals(doc, d.routes),
+		Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt),
+		Pages: key, Records: recs,
+	}
+	if d.find(prev) != nil {
+		prevDoc, _, err := d.readDoc(prev)
 		if err != nil {
-			return err
+			return nil, ManifestRelease{}, fmt.Errorf("release %s: read the release before it: %w", rel.Tag, err)
+		}
+		page, err := renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareReleases(prevDoc, doc, d.routes), opts.nav)
+		if err != nil {
+			return nil, ManifestRelease{}, err
 		}
 		files[changesFile] = page
 	}
-	// The top-level files are rendered again by Finish (the templates may
-	// have changed) and written only where their bytes differ.
-	d.stale = true
+	return files, entry, nil
+}
+
+// update writes those of files whose bytes differ from the release
+// tag's files on disk, and removes its changes page when it has none.
+func (d *ReleasesDir) update(tag string, files Files) error {
 	dir := filepath.Join(d.dir, tag)
-	if holds(dir, files) {
-		// Nothing to write: a re-run with nothing new leaves the
-		// directory as it is, file for file.
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := writeIfDiffers(filepath.Join(dir, filepath.FromSlash(name)), files[name]); err != nil {
+			return err
+		}
+	}
+	if _, ok := files[changesFile]; !ok {
+		if err := os.Remove(filepath.Join(dir, changesFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeIfDiffers writes data to file unless file holds it already.
+func writeIfDiffers(file string, data []byte) error {
+	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return replaceDir(dir, files, false)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	return writeFileAtomic(file, data)
 }
 
-// holds reports whether dir holds exactly files: the same names (no more,
-// no fewer) with the same bytes.
-func holds(dir string, files Files) bool {
-	n := 0
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		want, ok := files[filepath.ToSlash(rel)]
-		if !ok {
-			return errDiffers
-		}
-		got, err := os.ReadFile(p)
-		if err != nil || !bytes.Equal(got, want) {
-			return errDiffers
-		}
-		n++
-		return nil
-	})
-	return err == nil && n == len(files)
-}
-
-var errDiffers = errors.New("differs")
-
-// Finish writes the top-level files if a Put of an unchanged release
-// left them as an earlier run (perhaps with other templates) wrote them.
+// Finish brings the directory up to date at the end of a run: the pages
+// of each release whose neighbours or whose release before changed since
+// they were rendered are rendered again (from its findings.json), then
+// the top-level files are written if anything changed.
 func (d *ReleasesDir) Finish() error {
-	if !d.stale {
+	tags := d.Tags()
+	for _, r := range slices.Clone(d.rels) {
+		if r.entry.Pages == d.pagesKey(tags, r.entry.Tag, slices.Clone(r.entry.Records)) {
+			continue
+		}
+		if err := d.refresh(r, tags); err != nil {
+			return err
+		}
+	}
+	if !d.dirty {
+		return nil
+	}
+	return d.Flush()
+}
+
+// refresh renders the pages of the release r again, from its
+// findings.json, for the directory holding tags.
+func (d *ReleasesDir) refresh(r *dirRelease, tags []string) error {
+	tag := r.entry.Tag
+	doc, _, err := d.readDoc(tag)
+	if err != nil {
+		return fmt.Errorf("release %s: %w", tag, err)
+	}
+	rel := Release{Tag: tag, Document: doc}
+	if doc.Source.License != nil {
+		if rel.License, err = os.ReadFile(filepath.Join(d.dir, tag, "upstream-license.txt")); err != nil {
+			return fmt.Errorf("release %s: %w", tag, err)
+		}
+	}
+	files, entry, err := d.render(rel, tags)
+	if err != nil {
+		return err
+	}
+	if err := d.update(tag, files); err != nil {
+		return err
+	}
+	r.entry.Pages, r.entry.Routes, r.entry.Records = entry.Pages, entry.Routes, entry.Records
+	d.dirty = true
+	return nil
+}
+
+// Flush writes the top-level files for the releases the directory holds:
+// the pages whose bytes differ, the manifest last (it is what a later
+// run trusts), and then removes the top-level pages no longer rendered.
+func (d *ReleasesDir) Flush() error {
+	if d.fresh || len(d.rels) == 0 {
 		return nil
 	}
 	top, err := d.top(d.rels)
 	if err != nil {
 		return err
 	}
-	if err := d.writeTop(top); err != nil {
+	names := slices.Sorted(maps.Keys(top))
+	for _, name := range names {
+		if name == ReleasesManifestFile {
+			continue
+		}
+		if err := writeIfDiffers(filepath.Join(d.dir, filepath.FromSlash(name)), top[name]); err != nil {
+			return err
+		}
+	}
+	if err := writeIfDiffers(filepath.Join(d.dir, ReleasesManifestFile), top[ReleasesManifestFile]); err != nil {
 		return err
 	}
-	d.stale = false
+	for _, name := range d.pages {
+		if _, ok := top[name]; !ok && safeTopPage(name) {
+			if err := os.Remove(filepath.Join(d.dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	d.pages = topPages(top)
+	d.dirty, d.flushed = false, time.Now()
 	return nil
 }
 
+// topPages lists the pages of top that come and go with the releases:
+// the minor versions' and the timelines.
+func topPages(top Files) []string {
+	var pages []string
+	for name := range top {
+		if name != "index.html" && strings.HasSuffix(name, ".html") {
+			pages = append(pages, name)
+		}
+	}
+	slices.Sort(pages)
+	return pages
+}
+
+// safeTopPage reports whether a page the manifest lists is one the index
+// writes (a minor version's page or a timeline), so that removing it
+// cannot touch anything else.
+func safeTopPage(name string) bool {
+	base, ok := strings.CutSuffix(name, ".html")
+	if !ok {
+		return false
+	}
+	if id, ok := strings.CutPrefix(base, timelineDir+"/"); ok {
+		return timelineIDPattern.MatchString(id)
+	}
+	return releaseDirPattern.MatchString(base) && !strings.Contains(base, "/")
+}
+
 // Remove takes the release tag out of the directory: out of the index
-// and the manifest first, then its files. The release after it gets a
-// changes page against the one before it.
+// and the manifest first, then its files. The releases beside it are
+// linked anew by Finish.
 func (d *ReleasesDir) Remove(tag string) error {
-	i := slices.IndexFunc(d.rels, func(r *dirRelease) bool { return r.entry.Tag == tag })
+	i := d.index(tag)
 	if i < 0 {
 		return fmt.Errorf("release %s is not in %s", tag, d.dir)
 	}
-	rels := slices.Delete(slices.Clone(d.rels), i, i+1)
-	next, err := d.relink(rels, i)
-	if err != nil {
+	d.rels = slices.Delete(slices.Clone(d.rels), i, i+1)
+	d.plan = slices.DeleteFunc(d.plan, func(t string) bool { return t == tag })
+	d.dirty = true
+	if err := d.Flush(); err != nil {
 		return err
 	}
-	top, err := d.top(rels)
-	if err != nil {
-		return err
-	}
-	if err := next(); err != nil {
-		return err
-	}
-	if err := d.writeTop(top); err != nil {
-		return err
-	}
-	d.rels = rels
 	if err := os.RemoveAll(filepath.Join(d.dir, tag)); err != nil {
 		return fmt.Errorf("remove release %s: %w", tag, err)
 	}
@@ -321,88 +539,19 @@ func (d *ReleasesDir) insert(r *dirRelease) []*dirRelease {
 	return slices.Insert(rels, at, r)
 }
 
-// link sets the diff of rels[i] against the release before it. The
-// release is copied first: rels shares its elements with d.rels until it
-// is written.
-func (d *ReleasesDir) link(rels []*dirRelease, i int) {
-	r := *rels[i]
-	r.diff = nil
-	if i > 0 {
-		r.diff = compareReleases(rels[i-1].doc, r.doc, d.routes)
-	}
-	rels[i] = &r
-}
-
-// relink links rels[i], when there is such a release, to the one before
-// it and returns the write of its changes page (its removal when it is
-// now the oldest).
-func (d *ReleasesDir) relink(rels []*dirRelease, i int) (func() error, error) {
-	if i >= len(rels) {
-		return func() error { return nil }, nil
-	}
-	d.link(rels, i)
-	file := filepath.Join(d.dir, rels[i].entry.Tag, changesFile)
-	if i == 0 {
-		return func() error {
-			if err := os.Remove(file); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			return nil
-		}, nil
-	}
-	page, err := d.changes(rels, i)
-	if err != nil {
-		return nil, err
-	}
-	return func() error { return writeFileAtomic(file, page) }, nil
-}
-
-// changes renders the changes page of rels[i] (i > 0).
-func (d *ReleasesDir) changes(rels []*dirRelease, i int) ([]byte, error) {
-	r, prev := rels[i], rels[i-1]
-	page, err := renderChanges(d.set, r.entry.Tag, prev.entry.Tag, r.doc, prev.doc, r.diff)
-	if err != nil {
-		return nil, fmt.Errorf("release %s: %w", r.entry.Tag, err)
-	}
-	return page, nil
-}
-
-// top renders the top-level files for rels: index, stylesheet, manifest.
+// top renders the top-level files for rels: the pages, the stylesheet
+// and the manifest.
 func (d *ReleasesDir) top(rels []*dirRelease) (Files, error) {
-	n := len(rels)
-	if n == 0 {
-		return nil, fmt.Errorf("%s would hold no releases", d.dir)
+	files, err := d.renderTop(rels)
+	if err != nil {
+		return nil, err
 	}
-	tags := make([]string, n)
-	docs := make([]*findings.Document, n)
-	diffs := make([]*diff.Diff, n)
-	totals := make([][]RouteTotal, n)
-	m := &ReleasesManifest{Schema: ReleasesManifestSchema, Releases: make([]ManifestRelease, n)}
+	m := &ReleasesManifest{Schema: ReleasesManifestSchema, Pages: topPages(files), Releases: make([]ManifestRelease, len(rels))}
 	for i, r := range rels {
-		tags[i], docs[i], diffs[i], m.Releases[i], totals[i] = r.entry.Tag, r.doc, r.diff, r.entry, r.entry.Routes
+		m.Releases[i] = r.entry
 	}
-	index, err := renderReleasesIndex(d.set, tags, docs, diffs, totals)
-	if err != nil {
+	if files[ReleasesManifestFile], err = m.Marshal(); err != nil {
 		return nil, err
 	}
-	manifest, err := m.Marshal()
-	if err != nil {
-		return nil, err
-	}
-	return Files{"index.html": index, "style.css": d.style, ReleasesManifestFile: manifest}, nil
-}
-
-// writeTop writes the top-level files one by one, the manifest last: it
-// is what a later run trusts.
-func (d *ReleasesDir) writeTop(top Files) error {
-	for _, name := range []string{"index.html", "style.css", ReleasesManifestFile} {
-		file := filepath.Join(d.dir, name)
-		if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, top[name]) {
-			continue
-		}
-		if err := writeFileAtomic(file, top[name]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return files, nil
 }

@@ -24,6 +24,13 @@ type Options struct {
 	// Routes is the routes data the routes page evaluates; nil uses the
 	// data built into keyfindings (findings/routes.yaml).
 	Routes *route.Config
+	// nav are links put before a page's own navigation: a releases
+	// directory's links from a release to its neighbours.
+	nav []navItem
+	// sameAs maps a record id to the release whose pages show the same
+	// excerpt (a releases directory's earlier release): the pages link
+	// to it instead of repeating it.
+	sameAs map[string]string
 }
 
 // pageTitle is the heading of a per-page file: the page name, capitalised.
@@ -57,6 +64,7 @@ func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, er
 	if err != nil {
 		return nil, err
 	}
+	r.nav, r.sameAs = opts.nav, opts.sameAs
 	files := Files{"findings.json": data}
 	if license != nil {
 		files["upstream-license.txt"] = license
@@ -165,6 +173,10 @@ type renderer struct {
 	md         *markdown
 	// page is the file being rendered ("" for findings.md), for links.
 	page string
+	// nav are links before the pages' own (Options.nav).
+	nav []navItem
+	// sameAs is Options.sameAs.
+	sameAs map[string]string
 }
 
 func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*renderer, error) {
@@ -349,7 +361,7 @@ func (r *renderer) htmlPage(name string, p *pageView, heading, file string) ([]b
 	if r.view.Source.Version != "" {
 		lv.Title += " " + r.view.Source.Version
 	}
-	lv.Nav = append(lv.Nav, navItem{Title: "Key findings", File: "index.html", Current: file == "index.html"})
+	lv.Nav = append(slices.Clone(r.nav), navItem{Title: "Key findings", File: "index.html", Current: file == "index.html"})
 	for _, pg := range r.view.Pages {
 		lv.Nav = append(lv.Nav, navItem{Title: pg.Title, File: pg.File, Current: file == pg.File})
 	}

@@ -12,15 +12,20 @@
 // style.css is copied into the site, followed by the highlighting rules;
 // sections.txt lists the index sections in order.
 //
-// `keyfindings releases` writes one such site per release tag and, around
-// them, pages of its own: releases.md.tmpl (the top-level index.html:
-// the releases, their change counts, the picture of findings × releases),
+// `keyfindings releases` writes one such site per release tag (its pages
+// linked to the releases index and to the releases before and after it)
+// and, around them, pages of its own, inside releases-layout.html.tmpl:
+// releases.md.tmpl (the top-level index.html: the minor versions, the
+// newest one's releases, an overview of the findings),
+// releases-minor.md.tmpl (<minor>.html, e.g. v1.17.html: the releases of
+// one minor version and their change counts), releases-timeline.md.tmpl
+// (timeline/<id>.html: one finding across the releases, runs of releases
+// in which its record did not change collapsed into one line) and
 // changes.md.tmpl (<tag>/changes.html: what changed since the release
-// before), both inside releases-layout.html.tmpl; releases-matrix.html.tmpl
-// draws the picture as SVG, and releases.md.tmpl places it with
-// {{figure "matrix"}}; releases-routes.html.tmpl draws the plot of route
-// totals across the releases, placed with {{figure "routes"}} when a
-// route could be evaluated at some release.
+// before); releases-partials.md.tmpl holds the parts they share.
+// releases-routes.html.tmpl draws the plot of route totals across the
+// releases, placed on the index with {{figure "routes"}} when a route
+// could be evaluated at some release.
 //
 // `keyfindings build --templates DIR` overrides these files one by one: a
 // file in DIR with the same name replaces the embedded one, and further
@@ -59,10 +64,17 @@
 //	check RECORD (the command that recomputes the hash), commit
 //	figure NAME       a figure the page was given, on HTML pages only
 //
-// releases.md.tmpl receives .Releases (newest first: .Tag, .Index,
-// .Source, .Commit, .Version, .Date, .Located, .Total, .Previous,
-// .Changes, .Counts with .Status, .N and .Href), .Oldest, .Newest, .Repo
-// .Findings and .RoutesPlot; changes.md.tmpl receives .Tag, .Previous, .Source,
+// releases.md.tmpl receives .Count, .Oldest, .Newest, .Repo, .Findings,
+// .Minors (newest first: .Minor, .Href, .Releases, .Oldest, .Newest,
+// .From, .To, .Changes), .Minor (the newest) with its .Releases (newest
+// first: .Tag, .Index, .Source, .Commit, .Version, .Date, .Located,
+// .Total, .Previous, .Changes, .Counts with .Status, .N and .Href),
+// .Overview (.ID, .Title, .Href, .Now, .Changes, .Last, .LastHref) and
+// .RoutesPlot; releases-minor.md.tmpl receives .Repo, .Minor, .Previous,
+// .Next and .Releases; releases-timeline.md.tmpl receives .ID, .Title,
+// .Oldest, .Newest, .Count and .Segments (newest first: .From, .To,
+// .FromHref, .Releases, .Mark, .ChangesHref, .Note, .State with .Status,
+// .Path and .Lines, .RecordHref); changes.md.tmpl receives .Tag, .Previous, .Source,
 // .PreviousSource, .PreviousIndex, .Summary, .Groups (.Status, .Title,
 // .ID, .Entries) and .Unchanged, each entry with .ID, .Anchor, .Record,
 // .Old, .New, .Href, .PreviousHref, .Note, .Tokens, .Diff, .Facts and

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/keyfindings/keyfindings/internal/buildid"
 	"github.com/keyfindings/keyfindings/locate"
@@ -107,6 +111,12 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	}
 
 	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL}
+	names := make([]string, len(chosen))
+	for i, t := range chosen {
+		names[i] = t.Name
+	}
+	dir.Plan(names, *prune)
+	commits := tagCommits(o.Repo)
 	reused := 0
 	var firstCommit, lastCommit string
 	began := time.Now()
@@ -115,26 +125,24 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	// that several releases share is parsed once.
 	for i, t := range chosen {
 		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out)
+			return errors.Join(fmt.Errorf("interrupted after %d of %d releases; %s keeps those, and a rerun reuses them", i, len(chosen), *out), dir.Flush())
 		}
 		start := time.Now()
-		how, commit, err := putRelease(ctx, dir, o, x, key, t.Name)
+		how, commit, err := putRelease(ctx, dir, o, x, key, t.Name, commits[t.Name])
 		if err != nil {
-			return fmt.Errorf("release %s: %w", t.Name, err)
+			// The releases written so far stay, listed by the index.
+			return errors.Join(fmt.Errorf("release %s: %w", t.Name, err), dir.Flush())
 		}
 		if i == 0 {
 			firstCommit = commit
 		}
 		lastCommit = commit
-		if how == "reused" {
+		if how == "reused" || how == "up to date" {
 			reused++
 		}
 		if !src.quiet {
 			fmt.Fprintf(stderr, "keyfindings: %d/%d %s %s in %s, %s elapsed\n", i+1, len(chosen), t.Name, how, time.Since(start).Round(time.Millisecond), time.Since(began).Round(100*time.Millisecond))
 		}
-	}
-	if err := dir.Finish(); err != nil {
-		return err
 	}
 	others := outside(dir.Tags(), chosen)
 	if *prune {
@@ -147,6 +155,9 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "keyfindings: removed %s outside the range (--prune): %s\n", site.Count(len(others), "release"), strings.Join(others, " "))
 		}
 	}
+	if err := dir.Finish(); err != nil {
+		return err
+	}
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: %s, %s (%s) to %s (%s) (%d extracted, %d reused); wrote %s\n",
 			site.Count(len(chosen), "release"), chosen[0].Name, shortCommit(firstCommit), chosen[len(chosen)-1].Name, shortCommit(lastCommit), len(chosen)-reused, reused, *out)
@@ -157,13 +168,22 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// putRelease writes the release tag into dir: reused from dir when it was
+// putRelease writes the release tag into dir: left as it is ("up to
+// date") when dir holds it as this run would write it from commit (the
+// commit the tag names, if known without resolving it: "" otherwise), its
+// pages rendered again from the records in dir ("reused") when it was
 // built there from the same commit with key, else extracted. It returns
 // how, for the progress line, and the commit the tag names.
-func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag string) (how, commit string, err error) {
+func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag, commit string) (how, _ string, err error) {
+	if commit != "" && dir.Current(key, tag, commit) {
+		return "up to date", commit, nil
+	}
 	at, err := o.At(ctx, tag)
 	if err != nil {
 		return "", "", err
+	}
+	if commit == "" && dir.Current(key, tag, at.Commit) {
+		return "up to date", at.Commit, nil
 	}
 	rel, why := dir.Reuse(key, tag, at.Commit)
 	how = "reused"
@@ -177,6 +197,37 @@ func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x 
 		how = "extracted (" + why + ")"
 	}
 	return how, at.Commit, dir.Put(*rel, at.Commit, key)
+}
+
+// tagCommits maps the tags of repo to the commits they name, read in one
+// pass over the references: resolving a tag at a time reads the whole
+// packed-refs file each time, which over a thousand tags costs seconds.
+// A tag that names anything but a commit, directly or through one tag
+// object, is left out (putRelease resolves it as a build does).
+func tagCommits(repo *git.Repository) map[string]string {
+	commits := map[string]string{}
+	if repo == nil {
+		return commits
+	}
+	iter, err := repo.Tags()
+	if err != nil {
+		return commits
+	}
+	defer iter.Close()
+	_ = iter.ForEach(func(ref *plumbing.Reference) error {
+		h := ref.Hash()
+		if tag, err := repo.TagObject(h); err == nil {
+			if tag.TargetType != plumbing.CommitObject {
+				return nil
+			}
+			h = tag.Target
+		} else if _, err := repo.CommitObject(h); err != nil {
+			return nil
+		}
+		commits[ref.Name().Short()] = h.String()
+		return nil
+	})
+	return commits
 }
 
 // shortCommit is the 7-digit form of a commit id, for summary lines.

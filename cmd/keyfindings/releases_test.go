@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"html"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 const (
@@ -138,6 +138,8 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
+// subdirs lists the release directories of dir (the timelines' folder
+// is not one).
 func subdirs(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -146,7 +148,7 @@ func subdirs(t *testing.T, dir string) []string {
 	}
 	var names []string
 	for _, e := range entries {
-		if e.IsDir() {
+		if e.IsDir() && e.Name() != "timeline" {
 			names = append(names, e.Name())
 		}
 	}
@@ -226,10 +228,15 @@ func fixtureDocs(t *testing.T, out string, tags []string) []*findings.Document {
 	return docs
 }
 
+// releaseLinks are the links of a release's pages to the releases index,
+// its minor version and its neighbours, one a line.
+var releaseLinks = regexp.MustCompile(`(?m)^<a href="\.\./[^"]*">[^<]*</a>\n`)
+
+// excerptBlock is an excerpt on a page, and sameAsLink what a releases
+// directory shows instead of an excerpt an earlier release shows.
 var (
-	cellPattern   = regexp.MustCompile(`<a href="([^"]*)" class="cell ([a-z]+)"><title>([^<]*)</title>`)
-	absentPattern = regexp.MustCompile(`<g class="cell none" transform="[^"]*"><title>([^<]*)</title>`)
-	legendPattern = regexp.MustCompile(`<g transform="translate\(\d+ \d+\)">(<[^>]*/>)</g><text[^>]*>([^<]*)</text>`)
+	excerptBlock = regexp.MustCompile(`(?s)<pre class="chroma.*?</pre>\n?(<details class="excerpt">.*?</details>\n?|<p class="more">.*?</p>\n?)?`)
+	sameAsLink   = regexp.MustCompile(`<p><em>The same lines, byte for byte, as at .*?</em></p>\n?`)
 )
 
 func TestReleasesSite(t *testing.T) {
@@ -239,8 +246,11 @@ func TestReleasesSite(t *testing.T) {
 	tags := []string{"v0.9.0", "v0.10.0", "v1.0.0", "v1.1.0"}
 	files := readTree(t, out)
 
-	// Each release directory is what build writes for that tag, plus
-	// changes.html for all but the oldest.
+	// Each release directory is what build writes for that tag, but for
+	// the links of its pages to the releases index and its neighbours,
+	// and the excerpts that the release before showed already, which are
+	// links (site's TestReleasesSameAs checks them); plus changes.html
+	// for all but the oldest.
 	for i, tag := range tags {
 		built := filepath.Join(t.TempDir(), "build")
 		if _, stderr, code := kf(append(append([]string{"build"}, f.src()...), "--ref", tag, "--out", built)...); code != 0 {
@@ -257,6 +267,18 @@ func TestReleasesSite(t *testing.T) {
 		got := map[string][]byte{}
 		for name, data := range files {
 			if rest, ok := strings.CutPrefix(name, tag+"/"); ok {
+				if rest != "changes.html" && strings.HasSuffix(rest, ".html") {
+					links := releaseLinks.FindAll(data, -1)
+					if len(links) < 3 || len(links) > 4 {
+						t.Errorf("%s/%s has %d links to the releases index and its neighbours, want 3 or 4", tag, rest, len(links))
+					}
+					data = releaseLinks.ReplaceAll(data, nil)
+					if i == 0 && sameAsLink.Match(data) {
+						t.Errorf("%s/%s, the oldest release, links an excerpt instead of showing it", tag, rest)
+					}
+					data = sameAsLink.ReplaceAll(excerptBlock.ReplaceAll(data, []byte("EXCERPT\n")), []byte("EXCERPT\n"))
+					want[rest] = excerptBlock.ReplaceAll(want[rest], []byte("EXCERPT\n"))
+				}
 				got[rest] = data
 			}
 		}
@@ -268,70 +290,49 @@ func TestReleasesSite(t *testing.T) {
 		t.Error("the oldest release has a changes page")
 	}
 
+	// The index lists the minor versions newest first, then the newest
+	// one's releases.
 	index := string(files["index.html"])
-	// Newest first in the table.
-	table := index[strings.Index(index, `id="releases"`):]
 	last := -1
-	for i := len(tags) - 1; i >= 0; i-- {
-		at := strings.Index(table, `href="`+tags[i]+`/index.html"`)
+	for _, m := range []string{"v1.1", "v1.0", "v0.10", "v0.9"} {
+		at := strings.Index(index, `href="`+m+`.html"`)
 		if at < last {
-			t.Errorf("%s is listed out of order", tags[i])
+			t.Errorf("minor version %s is listed out of order or not at all", m)
 		}
 		last = at
+		if files[m+".html"] == nil {
+			t.Errorf("minor version %s has no page", m)
+		}
 	}
-	if !strings.Contains(table, "v1.1.0</a> (package 1.1.0-dev)") {
+	if !strings.Contains(index, "v1.1.0</a> (package 1.1.0-dev)") {
 		t.Error("a package version that is not the tag's is not shown")
 	}
 
-	// The counts and the cells agree with the diff of consecutive releases.
+	// The counts, and the timelines' marks, agree with the diff of
+	// consecutive releases.
 	docs := fixtureDocs(t, out, tags)
-	cells := map[string][2]string{} // "tag id" → status, href
-	for _, m := range cellPattern.FindAllStringSubmatch(index, -1) {
-		title := html.UnescapeString(m[3])
-		id, rest, _ := strings.Cut(title, " at ")
-		tag, _, _ := strings.Cut(rest, ":")
-		cells[tag+" "+id] = [2]string{m[2], html.UnescapeString(m[1])}
-	}
-	absent := map[string]bool{}
-	for _, m := range absentPattern.FindAllStringSubmatch(index, -1) {
-		id, tag, _ := strings.Cut(html.UnescapeString(m[1]), ": no record at ")
-		absent[tag+" "+id] = true
-	}
 	seen := map[string]bool{}
-	for i, tag := range tags {
-		if i == 0 {
-			for _, r := range docs[0].Findings {
-				want := "located"
-				if !r.Located() {
-					want = "missing"
-				}
-				if got := cells[tag+" "+r.ID]; got != [2]string{want, tag + "/" + r.Page + ".html#" + r.ID} {
-					t.Errorf("cell %s %s = %v, want %s", tag, r.ID, got, want)
-				}
-			}
-			continue
-		}
-		d := diff.Compare(docs[i-1], docs[i])
-		for _, fd := range d.Findings {
-			seen[fd.Status] = true
-			href := tag + "/changes.html#removed"
-			if fd.New != nil {
-				href = tag + "/" + fd.New.Page + ".html#" + fd.ID
-			}
-			if got := cells[tag+" "+fd.ID]; got != [2]string{fd.Status, href} {
-				t.Errorf("cell %s %s = %v, want %s → %s", tag, fd.ID, got, fd.Status, href)
-			}
-		}
+	for i, tag := range tags[1:] {
+		d := diff.Compare(docs[i], docs[i+1])
+		page := strings.TrimSuffix(tag, ".0") + ".html"
 		for status, n := range d.Counts() {
 			if status == diff.Unchanged {
 				continue
 			}
 			link := fmt.Sprintf(`<a href="%s/changes.html#%s">%d</a>`, tag, status, n)
-			if !strings.Contains(table, link) {
-				t.Errorf("index lacks %s", link)
+			if !strings.Contains(string(files[page]), link) {
+				t.Errorf("%s lacks %s", page, link)
 			}
 			if !strings.Contains(string(files[tag+"/changes.html"]), `id="`+status+`"`) {
 				t.Errorf("%s/changes.html has no #%s", tag, status)
+			}
+		}
+		for _, fd := range d.Findings {
+			seen[fd.Status] = true
+			tl := string(files["timeline/"+fd.ID+".html"])
+			mark := fmt.Sprintf(`<a href="../%s/changes.html#%s">%s</a> at %s`, tag, fd.ID, fd.Status, tag)
+			if got := strings.Contains(tl, mark); got != fd.Differs() {
+				t.Errorf("timeline of %s: mark %q shown %v, want %v", fd.ID, mark, got, fd.Differs())
 			}
 		}
 	}
@@ -340,38 +341,11 @@ func TestReleasesSite(t *testing.T) {
 			t.Errorf("the fixture never shows %s", s)
 		}
 	}
-	// tool-ids-read is gone in v0.10.0 and v1.0.0 (removed, then absent)
-	// and back in v1.1.0.
-	if got := cells["v0.10.0 tool-ids-read"][0]; got != "removed" {
-		t.Errorf("tool-ids-read at v0.10.0 is %q, want removed", got)
-	}
-	if !absent["v1.0.0 tool-ids-read"] || !absent["v0.9.0 tool-ids-grep"] {
-		t.Errorf("absent cells: %v", absent)
-	}
-	if n := len(cells) + len(absent); n != len(tags)*7 {
-		t.Errorf("%d cells, want %d (7 findings × %d releases)", n, len(tags)*7, len(tags))
-	}
-
-	// The legend shows every status with a shape and a colour of its own.
-	shapes, colours := map[string]string{}, map[string]string{}
-	colour := regexp.MustCompile(`(?:fill|stroke)="(#[0-9a-f]{6})"`)
-	for _, m := range legendPattern.FindAllStringSubmatch(index, -1) {
-		shape := regexp.MustCompile(`(?:fill|stroke)="[^"]*"`).ReplaceAllString(m[1], "")
-		c := colour.FindStringSubmatch(m[1])
-		if c == nil {
-			t.Errorf("legend %q has no colour: %s", m[2], m[1])
-			continue
-		}
-		if other, dup := shapes[shape]; dup {
-			t.Errorf("legend %q has the shape of %q", m[2], other)
-		}
-		if other, dup := colours[c[1]]; dup {
-			t.Errorf("legend %q has the colour of %q", m[2], other)
-		}
-		shapes[shape], colours[c[1]] = m[2], m[2]
-	}
-	if len(shapes) != 13 {
-		t.Errorf("legend has %d entries, want 13", len(shapes))
+	// tool-ids-read is gone in v0.10.0 and v1.0.0 (removed, then no
+	// record) and back in v1.1.0: three lines on its timeline.
+	tl := string(files["timeline/tool-ids-read.html"])
+	if n := strings.Count(tl, "<li>"); n != 3 || !strings.Contains(tl, "no record") {
+		t.Errorf("tool-ids-read's timeline has %d lines (want 3, one of them without a record)", n)
 	}
 
 	// Source text never becomes markup: the fixture's </svg><script> is
@@ -387,6 +361,8 @@ func TestReleasesSite(t *testing.T) {
 
 	releasesGolden(t, "index.html", files["index.html"])
 	releasesGolden(t, "v1.0.0-changes.html", files["v1.0.0/changes.html"])
+	releasesGolden(t, "v0.10.html", files["v0.10.html"])
+	releasesGolden(t, "timeline-tool-ids-read.html", files["timeline/tool-ids-read.html"])
 }
 
 // releasesGolden compares a page with testdata/releases/golden/<name>;
@@ -672,12 +648,15 @@ func TestReleasesInterrupted(t *testing.T) {
 		}
 	}
 	manifest := string(now[".keyfindings-releases.json"])
-	if !strings.Contains(manifest, `"tag": "v0.9.0"`) || !strings.Contains(manifest, `"tag": "v0.10.0"`) || strings.Contains(manifest, `"tag": "v1.`) {
+	if !strings.Contains(manifest, `"tag":"v0.9.0"`) || !strings.Contains(manifest, `"tag":"v0.10.0"`) || strings.Contains(manifest, `"tag":"v1.`) {
 		t.Errorf("the manifest does not list exactly v0.9.0 and v0.10.0:\n%s", manifest)
 	}
 	index := string(now["index.html"])
-	if !strings.Contains(index, `href="v0.9.0/index.html"`) || !strings.Contains(index, `href="v0.10.0/changes.html#`) || strings.Contains(index, `href="v1.`) {
+	if !strings.Contains(index, `href="v0.9.html"`) || !strings.Contains(index, `href="v0.10.0/changes.html#`) || strings.Contains(index, `href="v1.`) {
 		t.Error("the index does not list exactly v0.9.0 and v0.10.0")
+	}
+	if !strings.Contains(string(now["v0.9.html"]), `href="v0.9.0/index.html"`) || now["v1.0.html"] != nil {
+		t.Error("the minor versions' pages do not list exactly v0.9.0 and v0.10.0")
 	}
 	if _, ok := now["v0.10.0/changes.html"]; !ok {
 		t.Error("v0.10.0 has no changes page against v0.9.0")
@@ -703,17 +682,18 @@ func TestReleasesInterrupted(t *testing.T) {
 }
 
 // progressLine is the line releases prints per release.
-var progressLine = regexp.MustCompile(`^keyfindings: (\d+)/(\d+) (\S+) (reused|extracted \([^)]+\)) in (\S+), (\S+) elapsed$`)
+var progressLine = regexp.MustCompile(`^keyfindings: (\d+)/(\d+) (\S+) (up to date|reused|extracted \([^)]+\)) in (\S+), (\S+) elapsed$`)
 
 // TestReleasesProgress: one line per release on stderr, N/total with the
-// tag, whether it was extracted or reused, the time it took and the time
-// since the run began; none with --quiet.
+// tag, whether it was extracted, reused (its pages rendered again from
+// the records in --out) or up to date (nothing written), the time it
+// took and the time since the run began; none with --quiet.
 func TestReleasesProgress(t *testing.T) {
 	f := newReleaseFixture(t, 4)
 	out := filepath.Join(t.TempDir(), "rel")
 	args := []string{"releases", "--repo", f.dir, "--defs", releasesDefs, "--web-url", fixtureWeb, "--out", out}
 	tags := []string{"v0.9.0", "v0.10.0", "v1.0.0"}
-	for _, how := range []string{"extracted (not built before)", "reused"} {
+	for _, how := range []string{"extracted (not built before)", "up to date"} {
 		_, stderr, code := kf(args...)
 		if code != 0 {
 			t.Fatal(stderr)
@@ -801,5 +781,85 @@ func TestReleasesRerunWritesNothing(t *testing.T) {
 	})
 	if after != len(before) {
 		t.Errorf("%d files after the re-run, %d before", after, len(before))
+	}
+}
+
+// TestReleasesAddOneRewritesOnly: a new release added to a directory
+// writes its own directory and rewrites only the files that show it:
+// the pages of the release before it (their link to the next release),
+// the index, its minor version's page and the one before (its link to the
+// newer), the timelines and the manifest. The other releases and minor
+// versions' pages are left in place, file for file.
+func TestReleasesAddOneRewritesOnly(t *testing.T) {
+	f := newReleaseFixture(t, 4)
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	before := map[string]os.FileInfo{}
+	for name := range readTree(t, out) {
+		info, err := os.Stat(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[name] = info
+	}
+	f.commit() // v1.1.0
+	_, stderr, code := kf(append(append([]string{"releases"}, slices.DeleteFunc(f.src(), func(a string) bool { return a == "--quiet" })...), "--out", out)...)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	// Only the release before the new one is rendered again; the others
+	// are not even read.
+	var hows []string
+	for _, line := range strings.Split(stderr, "\n") {
+		if m := progressLine.FindStringSubmatch(line); m != nil {
+			hows = append(hows, m[3]+" "+m[4])
+		}
+	}
+	if want := []string{"v0.9.0 up to date", "v0.10.0 up to date", "v1.0.0 reused", "v1.1.0 extracted (not built before)"}; !slices.Equal(hows, want) {
+		t.Errorf("progress %q, want %q", hows, want)
+	}
+	var rewritten []string
+	for name := range readTree(t, out) {
+		info, _ := os.Stat(filepath.Join(out, name))
+		if b, ok := before[name]; !ok || !os.SameFile(b, info) {
+			rewritten = append(rewritten, name)
+		}
+	}
+	slices.Sort(rewritten)
+	var want []string
+	for name := range readTree(t, out) {
+		switch {
+		case strings.HasPrefix(name, "v1.1.0/"), strings.HasPrefix(name, "timeline/"),
+			strings.HasPrefix(name, "v1.0.0/") && strings.HasSuffix(name, ".html"),
+			slices.Contains([]string{"index.html", "v1.0.html", "v1.1.html", ".keyfindings-releases.json"}, name):
+			want = append(want, name)
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(rewritten, want) {
+		t.Errorf("adding v1.1.0 wrote\n%s\nwant\n%s", strings.Join(rewritten, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestTagCommits: the tags read in one pass name the commits that
+// resolving each tag gives, annotated tags and lightweight ones alike.
+func TestTagCommits(t *testing.T) {
+	f := newReleaseFixture(t, 5)
+	commits := tagCommits(f.repo)
+	n := 0
+	for _, tags := range releaseFixtureTags {
+		for _, tag := range tags {
+			c, err := source.ResolveCommit(f.repo, tag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if commits[tag] != c.Hash.String() {
+				t.Errorf("%s: %q, want %s", tag, commits[tag], c.Hash)
+			}
+			n++
+		}
+	}
+	if len(commits) != n {
+		t.Errorf("%d tags mapped, want %d", len(commits), n)
 	}
 }

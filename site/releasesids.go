@@ -1,0 +1,56 @@
+package site
+
+import (
+	"strconv"
+
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// matrixColumn is one release on the axis of a picture across releases;
+// X, Y anchor its rotated label.
+type matrixColumn struct {
+	Tag, Href string
+	X, Y      int
+}
+
+// unionIDs returns every record id of docs (oldest first), in the newest
+// document's order; an id only in older ones follows the id before it
+// there, as diff.Compare orders a diff.
+func unionIDs(docs []*findings.Document) []string {
+	var order []string
+	placed := map[string]bool{}
+	for i := len(docs) - 1; i >= 0; i-- {
+		after := -1
+		for _, r := range docs[i].Findings {
+			if placed[r.ID] {
+				after = indexOf(order, r.ID)
+				continue
+			}
+			at := after + 1
+			order = append(order, "")
+			copy(order[at+1:], order[at:])
+			order[at] = r.ID
+			placed[r.ID] = true
+			after = at
+		}
+	}
+	return order
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// Count writes n and a noun with a regular plural: "1 release",
+// "27 releases".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -1,0 +1,213 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/keyfindings/keyfindings/diff"
+	"github.com/keyfindings/keyfindings/findings"
+)
+
+// A releases directory's index pages and timelines are rendered from
+// small summaries of each release's records, kept in the manifest, so
+// that they never need every release's findings.json at once: memory is
+// bounded by one release's records (and the summaries), not by the
+// number of releases.
+
+// RecordSummary is what the releases index keeps of one record: enough to
+// compare it with the record of the release before as diff.Compare
+// does (bytes, place, facts, status, problem) and to link it.
+type RecordSummary struct {
+	ID     string `json:"id"`
+	Page   string `json:"page"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	Path   string `json:"path,omitempty"`
+	// Lines are the cited lines, "start-end"; "" when not located.
+	Lines  string `json:"lines,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Facts is the SHA-256 of the facts as diff compares them (normalised,
+	// compact JSON), its first 16 hex digits (it only tells changes
+	// apart); "" without facts.
+	Facts   string `json:"facts,omitempty"`
+	Problem string `json:"problem,omitempty"`
+	// SameAs names the earliest release of the run of releases before this
+	// one whose record cites the same lines with the same bytes: the
+	// release whose pages show the excerpt, which this one's link to.
+	SameAs string `json:"same_as,omitempty"`
+}
+
+// summarize returns the summaries of doc's records, in its order.
+func summarize(doc *findings.Document) []RecordSummary {
+	out := make([]RecordSummary, 0, len(doc.Findings))
+	for _, r := range doc.Findings {
+		s := RecordSummary{ID: r.ID, Page: r.Page, Title: r.Title, Status: string(r.Status), Problem: deref(r.Problem)}
+		if loc := r.Location; loc != nil {
+			s.Path, s.SHA256 = loc.Path, loc.SHA256
+			s.Lines = fmt.Sprintf("%d-%d", loc.Lines.Start, loc.Lines.End)
+		}
+		if len(r.Facts) > 0 {
+			data, err := json.Marshal(findings.Normalize(r.Facts))
+			if err == nil {
+				s.Facts = sha256Hex(data)[:16]
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// stubDocument turns summaries back into a document that diff.Compare
+// judges as it judges the full records: the facts are stood for by their
+// hash, the lines by their text, and there is no excerpt (so a change of
+// bytes has no hunks).
+func stubDocument(tag string, recs []RecordSummary) *findings.Document {
+	d := &findings.Document{Schema: findings.Schema, Source: findings.Source{Ref: tag}}
+	for _, s := range recs {
+		r := &findings.Record{ID: s.ID, Page: s.Page, Title: s.Title, Status: findings.Status(s.Status)}
+		if l := s.lines(); s.Path != "" && l != nil {
+			r.Location = &findings.Location{Path: s.Path, SHA256: s.SHA256, Lines: *l}
+		}
+		if s.Problem != "" {
+			r.Problem = ptr(s.Problem)
+		}
+		if s.Facts != "" {
+			r.Facts = findings.Facts{"sha256": s.Facts}
+		}
+		d.Findings = append(d.Findings, r)
+	}
+	return d
+}
+
+func ptr(s string) *string { return &s }
+
+// linkSameAs sets, on each located record of recs that cites the same
+// path, lines and bytes as the record of the release before (prev; nil
+// for none), the release that first showed them, and returns those
+// releases by record id.
+func linkSameAs(prev *dirRelease, recs []RecordSummary) map[string]string {
+	m := map[string]string{}
+	for k := range recs {
+		s := &recs[k]
+		s.SameAs = ""
+		if prev == nil || s.Status != string(findings.StatusLocated) || s.SHA256 == "" {
+			continue
+		}
+		p := recordOf(prev.entry.Records, s.ID)
+		if p == nil || p.Status != string(findings.StatusLocated) || p.SHA256 != s.SHA256 || p.Path != s.Path || p.Lines != s.Lines {
+			continue
+		}
+		s.SameAs = p.SameAs
+		if s.SameAs == "" {
+			s.SameAs = prev.entry.Tag
+		}
+		m[s.ID] = s.SameAs
+	}
+	return m
+}
+
+// sameAsLink is what a page of a releases directory shows instead of an
+// excerpt that an earlier release's pages show already (Options.sameAs):
+// a link to it there. "" where the excerpt is to be shown.
+func (r *renderer) sameAsLink(rec *findings.Record, html bool) string {
+	tag := r.sameAs[rec.ID]
+	if !html || tag == "" {
+		return ""
+	}
+	return "*The same lines, byte for byte, as at [" + mdText(tag) + "](" + linkURL("../"+tag+"/"+rec.Page+".html#"+rec.ID) + "), whose page shows them.*"
+}
+
+// lines returns the cited lines; nil when there are none.
+func (s RecordSummary) lines() *findings.Lines {
+	var start, end int
+	if _, err := fmt.Sscanf(s.Lines, "%d-%d", &start, &end); err != nil {
+		return nil
+	}
+	return &findings.Lines{Start: start, End: end}
+}
+
+// linesText writes "lines a–b" (or "line a").
+func linesText(l findings.Lines) string {
+	if l.Start == l.End {
+		return fmt.Sprintf("line %d", l.Start)
+	}
+	return fmt.Sprintf("lines %d–%d", l.Start, l.End)
+}
+
+// timelineIDPattern is what a finding id must look like to name its
+// timeline page (as the definitions' ids do).
+var timelineIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// summaryDiffs compares each release's summaries with the release
+// before (nil for the oldest), as diff.Compare compares records.
+func summaryDiffs(rels []*dirRelease) []*diff.Diff {
+	diffs := make([]*diff.Diff, len(rels))
+	var prev *findings.Document
+	for i, r := range rels {
+		doc := stubDocument(r.entry.Tag, r.entry.Records)
+		if i > 0 {
+			diffs[i] = diff.Compare(prev, doc)
+		}
+		prev = doc
+	}
+	return diffs
+}
+
+// segment is a run of consecutive releases in which a finding's record
+// did not change: it begins with a release where something happened
+// (or the oldest release) and ends before the next such release.
+type segment struct {
+	// From and To are the indexes of its oldest and newest release.
+	From, To int
+	// Mark is what happened at From: a diff status, "facts" for a change
+	// of facts alone, or "" for the oldest release.
+	Mark string
+	// Rec is the record at From; nil where the release has no record of
+	// the finding.
+	Rec *RecordSummary
+	// Note explains Mark, from the diff.
+	Note string
+}
+
+// timeline collapses the records of id across rels into segments, oldest
+// first. diffs are summaryDiffs(rels).
+func timeline(id string, rels []*dirRelease, diffs []*diff.Diff) []segment {
+	var segs []segment
+	for i, r := range rels {
+		rec := recordOf(r.entry.Records, id)
+		if i == 0 {
+			segs = append(segs, segment{From: 0, To: 0, Rec: rec})
+			continue
+		}
+		fd := diffOf(diffs[i], id)
+		if fd == nil || !fd.Differs() {
+			segs[len(segs)-1].To = i
+			continue
+		}
+		mark := fd.Status
+		if mark == diff.Changed && fd.Old != nil && fd.New != nil && fd.Old.Location != nil && fd.New.Location != nil && fd.Old.Location.SHA256 == fd.New.Location.SHA256 {
+			mark = "facts"
+		}
+		segs = append(segs, segment{From: i, To: i, Mark: mark, Rec: rec, Note: fd.Note})
+	}
+	return segs
+}
+
+func recordOf(recs []RecordSummary, id string) *RecordSummary {
+	for i := range recs {
+		if recs[i].ID == id {
+			return &recs[i]
+		}
+	}
+	return nil
+}
+
+func diffOf(d *diff.Diff, id string) *diff.FindingDiff {
+	for _, f := range d.Findings {
+		if f.ID == id {
+			return f
+		}
+	}
+	return nil
+}
