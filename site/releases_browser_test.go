@@ -52,7 +52,7 @@ func TestReleasesInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	files, err := RenderReleases(twoReleases(t), Options{})
+	files, err := renderReleases(twoReleases(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

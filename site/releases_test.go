@@ -42,7 +42,7 @@ func TestRenderReleasesRefuses(t *testing.T) {
 		{"a tag twice", []Release{{Tag: "v1.0.0", Document: doc}, {Tag: "v1.0.0", Document: doc}}, "listed twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := RenderReleases(tc.rels, Options{}); err == nil || !strings.Contains(err.Error(), tc.err) {
+			if _, err := renderReleases(tc.rels, Options{}); err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("err = %v, want %q", err, tc.err)
 			}
 		})

@@ -106,7 +106,7 @@ var hrefPattern = regexp.MustCompile(`href="([^"]*)"`)
 // page leads to a file of the directory.
 func TestReleasesPages(t *testing.T) {
 	rels := seriesReleases(t)
-	files, err := RenderReleases(rels, Options{})
+	files, err := renderReleases(rels, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ var sameAsPattern = regexp.MustCompile(`The same lines, byte for byte, as at <a 
 // findings.md stay whole.
 func TestReleasesSameAs(t *testing.T) {
 	rels := seriesReleases(t)
-	files, err := RenderReleases(rels, Options{})
+	files, err := renderReleases(rels, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

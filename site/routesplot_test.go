@@ -47,7 +47,7 @@ func routeReleases(t *testing.T) []Release {
 // changed, linked to their entries, and each entry's token change.
 func TestReleasesRoutes(t *testing.T) {
 	cfg := readRoutes(t, "routes.yaml")
-	files, err := RenderReleases(routeReleases(t), Options{Routes: cfg})
+	files, err := renderReleases(routeReleases(t), Options{Routes: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
