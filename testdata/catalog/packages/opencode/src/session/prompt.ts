@@ -93,7 +93,6 @@ export const runLoop = Effect.fn("SessionPrompt.run")(function* (input: {
   let step = 0
   while (true) {
     step++
-// want-start: max-steps-notice step-block
     const maxSteps = input.agent.steps ?? Infinity
     const isLastStep = step >= maxSteps
     const modelMsgs = input.history
@@ -101,6 +100,7 @@ export const runLoop = Effect.fn("SessionPrompt.run")(function* (input: {
     // A decoy: another call that takes messages, with no last-step notice.
     yield* input.handle.process({ messages: [...modelMsgs] })
     const outcome: "break" | "continue" = yield* Effect.gen(function* () {
+// want-start: max-steps-notice step-block
       const result = yield* input.handle.process({
         messages: [
           ...modelMsgs,
