@@ -3,6 +3,18 @@ export function toModelMessages(input: any[], model: any) {
   for (const msg of input) {
     if (msg.info.role === "user") {
       for (const part of msg.parts) result.push({ type: "text", text: "[not a placeholder here]" })
+      const userParts: any[] = []
+      for (const part of msg.parts) {
+        if (part.type === "text") userParts.push({ type: "text", text: part.text })
+// want-start: compaction-view
+        if (part.type === "compaction") {
+          userParts.push({
+            type: "text",
+            text: "Summarise the session so far.",
+          })
+        }
+// want-end: compaction-view
+      }
     }
     if (msg.info.role === "assistant") {
 // want-start: history-replay model-aware

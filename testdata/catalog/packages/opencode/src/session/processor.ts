@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 
+const DOOM_LOOP_THRESHOLD = 4
+
 export const make = Effect.fn("SessionProcessor.make")(function* (ctx: any, session: any) {
 // want-start: reasoning-persistence handle-event
   const handleEvent = Effect.fnUntraced(function* (value: any) {
@@ -20,6 +22,26 @@ export const make = Effect.fn("SessionProcessor.make")(function* (ctx: any, sess
 
       case "text-start":
         return
+
+// want-start: doom-loop
+      case "tool-call": {
+        const input = value.input ?? {}
+        const recent = (yield* session.parts(ctx.id)).slice(-DOOM_LOOP_THRESHOLD)
+        if (
+          recent.length !== DOOM_LOOP_THRESHOLD ||
+          !recent.every((part: any) => part.type === "tool" && part.tool === value.name && JSON.stringify(part.input) === JSON.stringify(input))
+        ) {
+          return
+        }
+        yield* ctx.permission.ask({ permission: "doom_loop", patterns: [value.name] })
+        return
+      }
+// want-end: doom-loop
+
+      case "tool-result": {
+        yield* ctx.permission.ask({ permission: "edit", patterns: [value.name] })
+        return
+      }
     }
   })
   return handleEvent
