@@ -41,11 +41,23 @@ func TestRealHistoryStrict(t *testing.T) {
 	if *doc.Source.Commit != pin.Commit {
 		t.Fatalf("%s resolved to %s, pin says %s", pin.Ref, *doc.Source.Commit, pin.Commit)
 	}
-	// The prompt files and tool descriptions, and only they, carry token
-	// counts (their values against tiktoken are held by the tokens
-	// package's tests).
+	// The records of model_text definitions (prompt, description,
+	// reminder and template files), and only they, carry token counts
+	// (their values against tiktoken are held by the tokens package's
+	// tests).
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelText := map[string]bool{}
+	for _, d := range cat.Definitions {
+		modelText[d.ID] = d.ModelText
+	}
 	for _, r := range doc.Findings {
-		prompt := r.Definition == "system-prompt-files" || r.Definition == "tool-descriptions"
+		if r.Location == nil {
+			continue // absent at the pin (strict accepted it)
+		}
+		prompt := modelText[r.Definition]
 		switch {
 		case prompt && (r.Location.Tokens == nil || r.Location.Tokens.O200kBase <= 0 || r.Location.Tokens.O200kBase > len(r.Location.Excerpt) || r.Location.Tokens.Cl100kBase <= 0):
 			t.Errorf("%s: tokens %+v for a %d-byte prompt file", r.ID, r.Location.Tokens, len(r.Location.Excerpt))
@@ -61,6 +73,9 @@ func TestRealHistoryStrict(t *testing.T) {
 		gitDir = filepath.Join(repo, ".git")
 	}
 	for _, r := range doc.Findings {
+		if r.Location == nil {
+			continue
+		}
 		cmd := exec.Command("sh", "-c", `git --git-dir="$1" show "$2:$3" | sed -n "$4,$5p" | sha256sum`, "sh",
 			gitDir, *doc.Source.Commit, r.Location.Path, strconv.Itoa(r.Location.Lines.Start), strconv.Itoa(r.Location.Lines.End))
 		got, err := cmd.Output()
