@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/gittest"
 )
 
 // fixtureRepo is a repository a test builds commit by commit with go-git:
@@ -33,16 +34,8 @@ type fixtureRepo struct {
 
 func newFixtureRepo(t *testing.T) *fixtureRepo {
 	t.Helper()
-	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &fixtureRepo{t: t, dir: dir, repo: r, wt: wt, when: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), files: map[string]string{}, ids: map[string]plumbing.Hash{}}
+	g := gittest.New(t)
+	return &fixtureRepo{t: t, dir: g.Dir, repo: g.Repo, wt: g.WT, when: g.When, files: map[string]string{}, ids: map[string]plumbing.Hash{}}
 }
 
 // commit makes a commit whose tree is files, with the given parents

@@ -18,6 +18,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/gittest"
 	"github.com/keyfindings/keyfindings/source"
 )
 
@@ -52,16 +53,8 @@ var releaseFixtureTags = map[int][]string{
 // newReleaseFixture commits history trees 1 to upto.
 func newReleaseFixture(t *testing.T, upto int) *releaseFixture {
 	t.Helper()
-	dir := t.TempDir()
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &releaseFixture{t: t, dir: dir, repo: repo, wt: wt}
+	g := gittest.New(t)
+	f := &releaseFixture{t: t, dir: g.Dir, repo: g.Repo, wt: g.WT}
 	for f.n < upto {
 		f.commit()
 	}
