@@ -129,11 +129,8 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
 	}
-	uncached := texts
-	if d := x.results.disk; d != nil {
-		uncached = d.preloadQueries(texts)
-	}
-	// Compile the query texts first, in groups (see group.go), the
+	uncached := storeKnown(cat, texts, x.results.disk)
+	// Compile the other texts first, in groups (see group.go), the
 	// largest (slowest) first, so the workers stay busy to the end;
 	// compileDef then finds them compiled and reports any error in
 	// catalog order.
