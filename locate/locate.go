@@ -128,6 +128,7 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
+		x.lineage.disk = x.results.disk
 	}
 	uncached := storeKnown(cat, texts, x.results.disk)
 	// Compile the other texts first, in groups (see group.go), the
@@ -354,6 +355,9 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 		}
 		keys[i] = key
 		moved = append(moved, search...)
+	}
+	if h := snap.History(); h != nil {
+		x.lineage.save(h, snap.Commit())
 	}
 	if len(moved) > 0 {
 		if err := r.scan(moved); err != nil {
