@@ -39,6 +39,10 @@ type queryGroup struct {
 	known    bool
 	captures []string // capture names by id
 	patterns int
+	// expect, when not 0, is the number of patterns the group must
+	// compile to: a group joined from what compiling its texts told
+	// (joinKnown), whose captures are numbered by its first compilation.
+	expect int
 }
 
 // tsCompiles counts the queries given to tree-sitter, for tests.
@@ -65,6 +69,9 @@ func (g *queryGroup) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
 	var names []string
 	for i := uint32(0); i < c.CaptureCount(); i++ {
 		names = append(names, c.CaptureNameForId(i))
+	}
+	if !g.known && g.expect != 0 && int(c.PatternCount()) != g.expect {
+		return nil, fmt.Errorf("query group compiles to %d patterns, its texts' cache entries say %d; delete the keyfindings cache directory", c.PatternCount(), g.expect)
 	}
 	if !g.known {
 		g.known, g.captures, g.patterns = true, names, int(c.PatternCount())
@@ -161,6 +168,14 @@ func queryGroups(cat *findings.Catalog, texts []string) [][]string {
 			want[t] = true
 		}
 	}
+	return partition(cat, texts, want, false)
+}
+
+// partition groups the texts of texts that want holds as queryGroups
+// says, or with perShape each shape's main query and its fact queries
+// apart from every other shape's: the groups of texts compiled only when
+// they first run, for a shape that is never tried is never compiled.
+func partition(cat *findings.Catalog, texts []string, want map[string]bool, perShape bool) [][]string {
 	var groups [][]string
 	add := func(list []string) {
 		var g []string
@@ -188,6 +203,11 @@ func queryGroups(cat *findings.Catalog, texts []string) [][]string {
 		for _, form := range d.Forms() {
 			main = append(main, form.Query)
 			walk(form.Facts)
+			if perShape {
+				add(main)
+				add(facts)
+				main, facts = nil, nil
+			}
 		}
 		add(main)
 		add(facts)
@@ -242,6 +262,31 @@ func compileGroup(texts []string) {
 			continue
 		}
 		storeQuery(q)
+	}
+}
+
+// joinKnown makes qs, queries built from what compiling each told
+// (queryFromMeta), one group compiled when any of them first runs: each
+// takes its patterns at its offset in the joined text. A query whose text
+// does not scan as its own patterns keeps its group of one.
+func joinKnown(qs []*query) {
+	var members []*query
+	for _, q := range qs {
+		if s, ok := scanQuery(q.text); ok && s.patterns == len(q.preds) && s.patterns > 0 {
+			members = append(members, q)
+		}
+	}
+	if len(members) < 2 {
+		return
+	}
+	texts := make([]string, len(members))
+	for i, q := range members {
+		texts[i] = q.text
+	}
+	g := &queryGroup{text: strings.Join(texts, "\n")}
+	for _, q := range members {
+		q.group, q.first = g, g.expect
+		g.expect += len(q.preds)
 	}
 }
 

@@ -17,15 +17,26 @@ import (
 	"github.com/keyfindings/keyfindings/findings"
 )
 
-// TestCatalogCompilesInGroups checks that the catalog's query texts reach
-// tree-sitter in groups, at most two per definition (its shapes' queries,
-// its facts'), not one compile per text.
+// withoutEmbeddedMeta makes the test compile the built-in catalog as a
+// catalog given with --defs: every text before any source is read.
+func withoutEmbeddedMeta(t *testing.T) {
+	useEmbeddedMeta = false
+	compiledQueries.Clear()
+	t.Cleanup(func() {
+		useEmbeddedMeta = true
+		compiledQueries.Clear()
+	})
+}
+
+// TestCatalogCompilesInGroups checks that the query texts of a catalog
+// compiled up front reach tree-sitter in groups, at most two per
+// definition (its shapes' queries, its facts'), not one compile per text.
 func TestCatalogCompilesInGroups(t *testing.T) {
 	cat, err := findings.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
-	compiledQueries.Clear()
+	withoutEmbeddedMeta(t)
 	before := tsCompiles.Load()
 	if _, err := Compile(cat); err != nil {
 		t.Fatal(err)
@@ -49,19 +60,86 @@ func TestCatalogCompilesInGroups(t *testing.T) {
 // its group holds it, over every file of the catalog fixture, and checks
 // that it gives exactly the matches (captures, nodes, order) the text
 // compiled alone gives: other texts' patterns, captures and predicates in
-// the group change nothing.
+// the group change nothing. Groups compiled up front (a catalog given
+// with --defs) and groups joined from the embedded entries (the built-in
+// catalog) alike.
 func TestGroupedQueriesMatchAsAlone(t *testing.T) {
 	cat, err := findings.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
 	texts := catalogQueries(cat)
-	compiledQueries.Clear()
-	for _, g := range queryGroups(cat, texts) {
-		compileGroup(g)
+	files := fixtureFiles(t)
+	// What each text gives compiled alone: its query and its matches on
+	// each file.
+	alone := map[string]*query{}
+	want := map[string][]string{}
+	for _, text := range texts {
+		q, err := compileQueryText(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone[text] = q
+		for _, f := range files {
+			ms, err := q.run(f, f.root, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[text] = append(want[text], describeMatches(ms))
+		}
 	}
+	compare := func(t *testing.T) {
+		grouped, matched := 0, 0
+		for _, text := range texts {
+			q, err := compileQuery(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.group.text != text {
+				grouped++
+			}
+			a := alone[text]
+			if !slices.Equal(q.captures, a.captures) || len(q.preds) != len(a.preds) || !slices.Equal(q.anchors, a.anchors) {
+				t.Errorf("query %.60q: grouped captures %v, %d patterns, anchors %v; alone %v, %d, %v", text, q.captures, len(q.preds), q.anchors, a.captures, len(a.preds), a.anchors)
+			}
+			for i, f := range files {
+				got, err := q.run(f, f.root, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g := describeMatches(got); g != want[text][i] {
+					t.Errorf("query %.60q on %s:\ngrouped: %s\nalone:   %s", text, f.Path, g, want[text][i])
+				}
+				matched += len(got)
+			}
+		}
+		if grouped == 0 || matched == 0 {
+			t.Fatalf("%d texts grouped, %d matches compared: the test compares nothing", grouped, matched)
+		}
+	}
+	t.Run("compiled", func(t *testing.T) {
+		withoutEmbeddedMeta(t)
+		for _, g := range queryGroups(cat, texts) {
+			compileGroup(g)
+		}
+		compare(t)
+	})
+	t.Run("embedded", func(t *testing.T) {
+		compiledQueries.Clear()
+		t.Cleanup(compiledQueries.Clear)
+		if rest := storeKnown(cat, texts, nil); len(rest) != 0 {
+			t.Fatalf("%d texts of the built-in catalog have no embedded entry (first %.60q); run go test ./locate -run TestEmbeddedQueryMeta -update", len(rest), rest[0])
+		}
+		compare(t)
+	})
+}
+
+// fixtureFiles parses every source file of the catalog fixture; closed
+// when the test ends.
+func fixtureFiles(t *testing.T) []*parsedFile {
+	t.Helper()
 	var files []*parsedFile
-	err = filepath.WalkDir(catalogTree, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(catalogTree, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !isSource(p) {
 			return err
 		}
@@ -79,43 +157,12 @@ func TestGroupedQueriesMatchAsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grouped, matched := 0, 0
-	for _, text := range texts {
-		q, err := compileQuery(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q.group.text != text {
-			grouped++
-		}
-		alone, err := compileQueryText(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(q.captures, alone.captures) || len(q.preds) != len(alone.preds) || !slices.Equal(q.anchors, alone.anchors) {
-			t.Errorf("query %.60q: grouped captures %v, %d patterns, anchors %v; alone %v, %d, %v", text, q.captures, len(q.preds), q.anchors, alone.captures, len(alone.preds), alone.anchors)
-		}
+	t.Cleanup(func() {
 		for _, f := range files {
-			got, err := q.run(f, f.root, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := alone.run(f, f.root, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g, w := describeMatches(got), describeMatches(want); g != w {
-				t.Errorf("query %.60q on %s:\ngrouped: %s\nalone:   %s", text, f.Path, g, w)
-			}
-			matched += len(got)
+			f.close()
 		}
-	}
-	if grouped == 0 || matched == 0 {
-		t.Fatalf("%d texts grouped, %d matches compared: the test compares nothing", grouped, matched)
-	}
-	for _, f := range files {
-		f.close()
-	}
+	})
+	return files
 }
 
 // describeMatches writes matches as their captures' names and byte ranges.

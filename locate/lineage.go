@@ -51,9 +51,16 @@ import (
 // answer can cost more, or be "does not tell", but is never wrong
 // (descends needs X reached; a proper ancestor needs X's walk to reach
 // it).
+//
+// An answer depends on the two commits alone (history does not change
+// under a commit id), so the definite ones (at or after, before) are also
+// kept in the disk cache, a file per commit asked about: a later run asks
+// nothing of the repository for a commit it placed before.
 type lineage struct {
 	mu     sync.Mutex
 	graphs map[source.History]*graph
+	// disk, when set, keeps the definite answers across runs.
+	disk *diskCache
 }
 
 // graph is what is known of one history.
@@ -62,6 +69,12 @@ type graph struct {
 	nodes map[string]*node
 	tags  map[string]string
 	walks map[string]*targetWalk
+	// answers are the definite places found or read, per commit asked
+	// about and tag commit; loaded and dirty say which commits' files
+	// were read and which have answers they lack.
+	answers map[string]map[string]Place
+	loaded  map[string]bool
+	dirty   map[string]bool
 }
 
 // node is one commit read; missing when the copy lacks it.
@@ -105,11 +118,7 @@ func (l *lineage) place(h source.History, commit, tag string) (Place, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	g, ok := l.graphs[h]
-	if !ok {
-		g = &graph{h: h, nodes: map[string]*node{}, tags: map[string]string{}, walks: map[string]*targetWalk{}}
-		l.graphs[h] = g
-	}
+	g := l.graph(h)
 	target, ok := g.tags[tag]
 	if !ok {
 		var err error
@@ -121,6 +130,52 @@ func (l *lineage) place(h source.History, commit, tag string) (Place, error) {
 	if target == "" {
 		return PlaceUnknown, nil
 	}
+	if !g.loaded[commit] {
+		g.loaded[commit] = true
+		if l.disk != nil {
+			g.answers[commit] = l.disk.loadPlaces(commit)
+		}
+	}
+	if p, ok := g.answers[commit][target]; ok {
+		return p, nil
+	}
+	p, err := g.place(commit, target)
+	if err == nil && p != PlaceUnknown {
+		if g.answers[commit] == nil {
+			g.answers[commit] = map[string]Place{}
+		}
+		g.answers[commit][target] = p
+		g.dirty[commit] = true
+	}
+	return p, err
+}
+
+// graph returns what is known of h, started on first use.
+func (l *lineage) graph(h source.History) *graph {
+	g, ok := l.graphs[h]
+	if !ok {
+		g = &graph{h: h, nodes: map[string]*node{}, tags: map[string]string{}, walks: map[string]*targetWalk{},
+			answers: map[string]map[string]Place{}, loaded: map[string]bool{}, dirty: map[string]bool{}}
+		l.graphs[h] = g
+	}
+	return g
+}
+
+// save writes the definite answers found for commit in h to the disk
+// cache, when it lacks some.
+func (l *lineage) save(h source.History, commit string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, ok := l.graphs[h]
+	if !ok || l.disk == nil || !g.dirty[commit] {
+		return
+	}
+	l.disk.storePlaces(commit, g.answers[commit])
+	g.dirty[commit] = false
+}
+
+// place tells where commit stands to the tag commit target (see lineage).
+func (g *graph) place(commit, target string) (Place, error) {
 	if ok, err := g.descends(commit, target); err != nil || ok {
 		return AtOrAfter, err
 	}

@@ -122,18 +122,15 @@ func (h *fakeHistory) Parents(c string) ([]string, time.Time, error) {
 	return ps, time.Unix(int64(h.when[c])*3600, 0), nil
 }
 
-// TestLineage checks places against a graph with a merge, release
-// commits off the line (as opencode tags them), an unrelated root, a
-// shallow boundary and skewed clocks, and that each commit is read once
-// however many questions are asked.
-func TestLineage(t *testing.T) {
-	// a ← b ← c ← m ← e     mainline, s (off a) merged into m
-	// r1 off b (tag t1), r2 off e (tag t2): release commits never merged
-	// x: an unrelated root;  y ← z, z missing (shallow; tag tz = y)
-	// j ← k (tag t3) ← u, j ← q; k is 10 hours newer than its child u
-	// c ← p1 ← p2 (tag t4): a release two commits off the line;
-	// c ← o1 ← o2 ← o3 ← o4 (tag t5): four off, too far to tell;
-	// a ← v1 ← v2: a side line two commits off, before t2
+// placeCase is a question to a lineage and its answer.
+type placeCase struct {
+	commit, tag string
+	want        Place
+}
+
+// lineageCases is the graph TestLineage describes and the questions it
+// asks of it.
+func lineageCases() (*fakeHistory, []placeCase) {
 	h := &fakeHistory{
 		tags: map[string]string{"t1": "r1", "t2": "r2", "tz": "y", "t3": "k", "t4": "p2", "t5": "o4"},
 		parents: map[string][]string{
@@ -148,11 +145,7 @@ func TestLineage(t *testing.T) {
 			"p1": 4, "p2": 4, "o1": 4, "o2": 4, "o3": 4, "o4": 4, "v1": 2, "v2": 3},
 		reads: map[string]int{},
 	}
-	l := newLineage()
-	tests := []struct {
-		commit, tag string
-		want        Place
-	}{
+	tests := []placeCase{
 		{"r1", "t1", AtOrAfter},
 		{"b", "t1", Before}, // the commit the release was cut from
 		{"e", "t1", AtOrAfter},
@@ -174,6 +167,72 @@ func TestLineage(t *testing.T) {
 		{"e", "t5", PlaceUnknown}, // four commits off: too far to tell
 		{"v2", "t2", Before},      // a side line two commits off, older
 	}
+	return h, tests
+}
+
+// TestLineageKeptOnDisk checks that a lineage with a disk cache keeps its
+// definite answers there: another lineage on the same directory (a later
+// run) gives them without reading any commit, and asks the history again
+// for what did not tell, and for a commit whose file does not read back.
+func TestLineageKeptOnDisk(t *testing.T) {
+	disk := newDiskCache(t.TempDir())
+	h, tests := lineageCases()
+	l := newLineage()
+	l.disk = disk
+	for _, tt := range tests {
+		if _, err := l.place(h, tt.commit, tt.tag); err != nil {
+			t.Fatal(err)
+		}
+		l.save(h, tt.commit)
+	}
+	later := func() (*lineage, *fakeHistory) {
+		h2, _ := lineageCases()
+		l2 := newLineage()
+		l2.disk = disk
+		return l2, h2
+	}
+	l2, h2 := later()
+	definite := 0
+	for _, tt := range tests {
+		if tt.want == PlaceUnknown {
+			continue
+		}
+		definite++
+		got, err := l2.place(h2, tt.commit, tt.tag)
+		if err != nil || got != tt.want {
+			t.Errorf("%s against %s from the disk cache: %v, %v; want %v", tt.commit, tt.tag, got, err, tt.want)
+		}
+	}
+	if len(h2.reads) != 0 || definite == 0 {
+		t.Errorf("a later run read commits %v to give %d answers kept on disk, want none", h2.reads, definite)
+	}
+	l3, h3 := later()
+	if got, _ := l3.place(h3, "q", "t3"); got != PlaceUnknown || len(h3.reads) == 0 {
+		t.Errorf("an answer that did not tell was kept: %v, reads %v", got, h3.reads)
+	}
+	if err := os.WriteFile(disk.placesFile("e"), []byte(`{"format":"keyfindings/lineage-cache/1","commit":"e","places":{"r1":7}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l4, h4 := later()
+	if got, _ := l4.place(h4, "e", "t1"); got != AtOrAfter || len(h4.reads) == 0 {
+		t.Errorf("a bad lineage file: %v, reads %v; want the answer from the history", got, h4.reads)
+	}
+}
+
+// TestLineage checks places against a graph with a merge, release
+// commits off the line (as opencode tags them), an unrelated root, a
+// shallow boundary and skewed clocks, and that each commit is read once
+// however many questions are asked.
+func TestLineage(t *testing.T) {
+	// a ← b ← c ← m ← e     mainline, s (off a) merged into m
+	// r1 off b (tag t1), r2 off e (tag t2): release commits never merged
+	// x: an unrelated root;  y ← z, z missing (shallow; tag tz = y)
+	// j ← k (tag t3) ← u, j ← q; k is 10 hours newer than its child u
+	// c ← p1 ← p2 (tag t4): a release two commits off the line;
+	// c ← o1 ← o2 ← o3 ← o4 (tag t5): four off, too far to tell;
+	// a ← v1 ← v2: a side line two commits off, before t2
+	h, tests := lineageCases()
+	l := newLineage()
 	for _, tt := range tests {
 		got, err := l.place(h, tt.commit, tt.tag)
 		if err != nil {

@@ -128,12 +128,10 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
+		x.lineage.disk = x.results.disk
 	}
-	uncached := texts
-	if d := x.results.disk; d != nil {
-		uncached = d.preloadQueries(texts)
-	}
-	// Compile the query texts first, in groups (see group.go), the
+	uncached := storeKnown(cat, texts, x.results.disk)
+	// Compile the other texts first, in groups (see group.go), the
 	// largest (slowest) first, so the workers stay busy to the end;
 	// compileDef then finds them compiled and reports any error in
 	// catalog order.
@@ -357,6 +355,9 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 		}
 		keys[i] = key
 		moved = append(moved, search...)
+	}
+	if h := snap.History(); h != nil {
+		x.lineage.save(h, snap.Commit())
 	}
 	if len(moved) > 0 {
 		if err := r.scan(moved); err != nil {

@@ -2,25 +2,31 @@ package locate
 
 import (
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
 
-// tree-sitter takes about 5 ms to compile one query against the TypeScript
-// grammar (it analyses the whole parse table each time), so compiling a
-// catalog of a hundred queries costs half a second before any file is
-// read. What compiling tells keyfindings beyond the compiled form (the
-// captures, the predicates, hence the anchors) is kept in the disk cache
-// by query text and build: a later run checks its definitions against
-// that without compiling, and compiles a query only when it runs it, which
-// with its records cached is never. A query that never compiled has no
-// entry, so an invalid one is still reported before any source is read.
+// tree-sitter takes about 3 ms to compile any query against the
+// TypeScript grammar (it analyses the whole parse table each time), then
+// one to several ms more for each pattern step that has children, so
+// compiling every query of the built-in catalog, all its shapes' and
+// facts', takes 3 s of CPU. What compiling tells keyfindings beyond the
+// compiled form (the captures, the predicates, hence the anchors) is
+// known without compiling: for the built-in catalog from an entry
+// embedded in the binary, for any other text from the disk cache (by
+// query text and build). Such a query is compiled only when it first
+// runs, with the other texts of its shape (storeKnown): a shape that is
+// never tried, or whose records come from the cache, is never compiled.
+// A text with no entry anywhere is compiled before any source is read,
+// so an invalid one is reported up front.
 
 // queryMeta is what compiling a query told.
 type queryMeta struct {
@@ -40,6 +46,82 @@ type predMeta struct {
 }
 
 const queryMetaFormat = "keyfindings/query-cache/1"
+
+// The built-in catalog's query texts are known before any run: what
+// compiling each alone tells is embedded (querymeta.json, by the sha256
+// of the text), so a first build compiles only the queries it runs, in
+// groups per shape (joinKnown). TestEmbeddedQueryMeta keeps the file
+// equal to what this build's grammar says; `go test ./locate -run
+// TestEmbeddedQueryMeta -update` rewrites it after a query changes. A
+// text without an entry is compiled before any source is read, as any
+// text of a catalog given with --defs.
+//
+//go:embed querymeta.json
+var embeddedMetaJSON []byte
+
+// embeddedMetaFile is the form of querymeta.json.
+type embeddedMetaFile struct {
+	Format  string                  `json:"format"`
+	Queries map[string]embeddedMeta `json:"queries"`
+}
+
+// embeddedMeta is a queryMeta without its text, which its key hashes.
+type embeddedMeta struct {
+	Captures []string     `json:"captures"`
+	Patterns [][]predMeta `json:"patterns"`
+}
+
+// useEmbeddedMeta lets tests compile the built-in catalog as any other.
+var useEmbeddedMeta = true
+
+var embeddedMetas = sync.OnceValue(func() map[string]embeddedMeta {
+	var f embeddedMetaFile
+	if json.Unmarshal(embeddedMetaJSON, &f) != nil || f.Format != queryMetaFormat {
+		return nil
+	}
+	return f.Queries
+})
+
+// textKey is a query text's key in querymeta.json.
+func textKey(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// embeddedQuery is text rebuilt from its embedded entry; nil without one.
+func embeddedQuery(text string) *query {
+	if !useEmbeddedMeta {
+		return nil
+	}
+	m, ok := embeddedMetas()[textKey(text)]
+	if !ok {
+		return nil
+	}
+	q, err := queryFromMeta(queryMeta{Format: queryMetaFormat, Text: text, Captures: m.Captures, Patterns: m.Patterns})
+	if err != nil {
+		return nil
+	}
+	return q
+}
+
+// embeddedMetaFor is the content of querymeta.json for texts, each
+// compiled alone.
+func embeddedMetaFor(texts []string) ([]byte, error) {
+	f := embeddedMetaFile{Format: queryMetaFormat, Queries: map[string]embeddedMeta{}}
+	for _, t := range texts {
+		q, err := compileQueryText(t)
+		if err != nil {
+			return nil, err
+		}
+		m := q.meta()
+		f.Queries[textKey(t)] = embeddedMeta{Captures: m.Captures, Patterns: m.Patterns}
+	}
+	data, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
 
 func (q *query) meta() queryMeta {
 	m := queryMeta{Format: queryMetaFormat, Text: q.text, Captures: q.captures, Patterns: [][]predMeta{}}
@@ -113,26 +195,58 @@ func catalogQueries(cat *findings.Catalog) []string {
 }
 
 func (d *diskCache) queryFile(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return filepath.Join(d.dir, "queries", hex.EncodeToString(sum[:])+".json")
+	return filepath.Join(d.dir, "queries", textKey(text)+".json")
 }
 
-// preloadQueries makes compileQuery answer from the disk cache for every
-// text in texts that has an entry, and returns the texts that have none.
-func (d *diskCache) preloadQueries(texts []string) []string {
-	var missing []string
+// storeKnown makes compileQuery answer, without compiling, each text of
+// texts whose compilation is known already (knownQueries), joined in a
+// group per shape that compiles when it first runs (joinKnown): a shape
+// never tried is never compiled. It returns the other texts, which must
+// be compiled.
+func storeKnown(cat *findings.Catalog, texts []string, d *diskCache) []string {
+	known := knownQueries(texts, d)
+	want := map[string]bool{}
+	for t := range known {
+		want[t] = true
+	}
+	for _, g := range partition(cat, texts, want, true) {
+		qs := make([]*query, len(g))
+		for i, t := range g {
+			qs[i] = known[t]
+		}
+		joinKnown(qs)
+		for _, q := range qs {
+			storeQuery(q)
+		}
+	}
+	var rest []string
 	for _, t := range texts {
-		q := d.loadQuery(t)
-		if q == nil {
-			missing = append(missing, t)
+		if known[t] == nil {
+			rest = append(rest, t)
+		}
+	}
+	return rest
+}
+
+// knownQueries returns, for each text of texts this process has not
+// compiled, the query rebuilt from what compiling it told: the entry
+// embedded in the binary for the built-in catalog's texts, else the disk
+// cache's (d may be nil). The texts it does not return must be compiled.
+func knownQueries(texts []string, d *diskCache) map[string]*query {
+	known := map[string]*query{}
+	for _, t := range texts {
+		if _, done := compiledQueries.Load(t); done {
 			continue
 		}
-		e := &queryOnce{}
-		e.once.Do(func() { e.q = q })
-		// A query this process compiled already stays as it is.
-		compiledQueries.LoadOrStore(t, e)
+		if q := embeddedQuery(t); q != nil {
+			known[t] = q
+		} else if d != nil {
+			if q := d.loadQuery(t); q != nil {
+				known[t] = q
+			}
+		}
 	}
-	return missing
+	return known
 }
 
 func (d *diskCache) loadQuery(text string) *query {

@@ -251,6 +251,48 @@ func (d *diskCache) store(key string, vs []*cachedResult) {
 	d.write(d.file(key), data)
 }
 
+// placesFormat names the layout of a lineage file.
+const placesFormat = "keyfindings/lineage-cache/1"
+
+// placesEntry is a lineage file: where a commit stands to tag commits.
+type placesEntry struct {
+	Format string           `json:"format"`
+	Commit string           `json:"commit"`
+	Places map[string]Place `json:"places"`
+}
+
+func (d *diskCache) placesFile(commit string) string {
+	return filepath.Join(d.dir, "lineage", commit+".json")
+}
+
+// loadPlaces returns the answers kept for commit; nil when there are none
+// or the file does not read back as an entry.
+func (d *diskCache) loadPlaces(commit string) map[string]Place {
+	data, err := os.ReadFile(d.placesFile(commit))
+	if err != nil {
+		return nil
+	}
+	var e placesEntry
+	if json.Unmarshal(data, &e) != nil || e.Format != placesFormat || e.Commit != commit {
+		return nil
+	}
+	for _, p := range e.Places {
+		if p != AtOrAfter && p != Before {
+			return nil
+		}
+	}
+	return e.Places
+}
+
+// storePlaces writes the answers kept for commit. Failures are ignored.
+func (d *diskCache) storePlaces(commit string, places map[string]Place) {
+	data, err := json.Marshal(placesEntry{Format: placesFormat, Commit: commit, Places: places})
+	if err != nil {
+		return
+	}
+	d.write(d.placesFile(commit), data)
+}
+
 // write puts data at file atomically: a temporary file beside it, renamed
 // into place, so a reader (another run, at any moment) sees a whole entry
 // or none.
