@@ -104,25 +104,6 @@ func embeddedQuery(text string) *query {
 	return q
 }
 
-// embeddedMetaFor is the content of querymeta.json for texts, each
-// compiled alone.
-func embeddedMetaFor(texts []string) ([]byte, error) {
-	f := embeddedMetaFile{Format: queryMetaFormat, Queries: map[string]embeddedMeta{}}
-	for _, t := range texts {
-		q, err := compileQueryText(t)
-		if err != nil {
-			return nil, err
-		}
-		m := q.meta()
-		f.Queries[textKey(t)] = embeddedMeta{Captures: m.Captures, Patterns: m.Patterns}
-	}
-	data, err := json.MarshalIndent(f, "", " ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
-}
-
 func (q *query) meta() queryMeta {
 	m := queryMeta{Format: queryMetaFormat, Text: q.text, Captures: q.captures, Patterns: [][]predMeta{}}
 	for _, list := range q.preds {

@@ -100,3 +100,22 @@ func TestFirstBuildCompilesWhatRuns(t *testing.T) {
 		t.Errorf("records differ between queries compiled when they run and compiled up front")
 	}
 }
+
+// embeddedMetaFor is the content of querymeta.json for texts, each
+// compiled alone.
+func embeddedMetaFor(texts []string) ([]byte, error) {
+	f := embeddedMetaFile{Format: queryMetaFormat, Queries: map[string]embeddedMeta{}}
+	for _, t := range texts {
+		q, err := compileQueryText(t)
+		if err != nil {
+			return nil, err
+		}
+		m := q.meta()
+		f.Queries[textKey(t)] = embeddedMeta{Captures: m.Captures, Patterns: m.Patterns}
+	}
+	data, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
