@@ -14,9 +14,11 @@
 #                   release before ($PREV): the next release's build
 #     extract-cold  the extraction alone (bench/extractbench), no cache
 #     extract-warm  the extraction alone, cache directory of an earlier run
-#     extract-cold-80  extract-cold with the catalog grown to $GROW
-#                   (default 80) definitions by copies of its own, each
-#                   with its own query texts (extractbench -grow)
+#     extract-cold-29  extract-cold with the catalog's first $FIRST
+#                   definition files (default 29: the catalog when the
+#                   speed targets were set), to measure what the
+#                   definitions added since cost (extractbench -first)
+#     build-cold-29 build-cold with those definitions (--defs)
 #     floor         read the files the catalog needs, parse each once
 #     peer          export the tag's sources, one ast-grep scan with a
 #                   rule per finding (bench/astgrep)
@@ -28,7 +30,7 @@
 #     peer          the peer once per tag
 #
 # With BASE=<git ref>, the rows build-cold, extract-cold and
-# extract-cold-80 are also measured for keyfindings built from that ref
+# extract-cold-29 are also measured for keyfindings built from that ref
 # (suffix -base), in the same rounds: a before/after side by side.
 # MANY=0 skips the releases rows.
 #
@@ -51,7 +53,7 @@ FROM=${FROM:-v1.16.0}
 TO=${TO:-v1.18.3}
 RUNS=${RUNS:-5}
 RUNS_MANY=${RUNS_MANY:-3}
-GROW=${GROW:-80}
+FIRST=${FIRST:-29}
 MANY=${MANY:-1}
 BASE=${BASE:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,11 +73,15 @@ echo "== building keyfindings and bench/extractbench"
 (cd "$root" && go build -o "$scratch/keyfindings" ./cmd/keyfindings && go build -o "$scratch/extractbench" ./bench/extractbench)
 kf=$scratch/keyfindings
 xb=$scratch/extractbench
+# The first $FIRST definition files (numbered in the order they were
+# added), for the -29 rows.
+mkdir -p "$scratch/defs-first"
+find "$root/findings/defs" -maxdepth 1 -name '*.yaml' | sort | head -n "$FIRST" | xargs -I{} cp {} "$scratch/defs-first/"
 if [[ -n $BASE ]]; then
 	echo "== building keyfindings and bench/extractbench at $BASE"
 	mkdir -p "$scratch/base-src"
 	git -C "$root" archive "$BASE" | tar -x -C "$scratch/base-src"
-	# This extractbench (its -grow flag) against that ref's extract API.
+	# This extractbench (its -first flag) against that ref's extract API.
 	cp "$root/bench/extractbench/main.go" "$scratch/base-src/bench/extractbench/main.go"
 	(cd "$scratch/base-src" && go build -o "$scratch/keyfindings-base" ./cmd/keyfindings && go build -o "$scratch/extractbench-base" ./bench/extractbench)
 fi
@@ -137,9 +143,9 @@ measure() {
 	tail -n 1 "$scratch/time" >>"$scratch/$name.times"
 }
 
-one=(build-cold build-warm build-next extract-cold extract-cold-80 extract-warm floor peer)
+one=(build-cold build-cold-29 build-warm build-next extract-cold extract-cold-29 extract-warm floor peer)
 if [[ -n $BASE ]]; then
-	one+=(build-cold-base extract-cold-base extract-cold-80-base)
+	one+=(build-cold-base extract-cold-base extract-cold-29-base)
 fi
 run_one() {
 	local name=$1
@@ -149,8 +155,12 @@ run_one() {
 		KEYFINDINGS_CACHE=$scratch/cold measure "$name" "$scratch/keyfindings-base" build --repo "$repo" --ref "$TAG" --out "$scratch/site-base" --force --quiet
 		;;
 	extract-cold-base) measure "$name" "$scratch/extractbench-base" releases -repo "$repo" -from "$TAG" -to "$TAG" ;;
-	extract-cold-80-base) measure "$name" "$scratch/extractbench-base" releases -repo "$repo" -from "$TAG" -to "$TAG" -grow "$GROW" ;;
-	extract-cold-80) measure "$name" "$xb" releases -repo "$repo" -from "$TAG" -to "$TAG" -grow "$GROW" ;;
+	extract-cold-29-base) measure "$name" "$scratch/extractbench-base" releases -repo "$repo" -from "$TAG" -to "$TAG" -first "$FIRST" ;;
+	extract-cold-29) measure "$name" "$xb" releases -repo "$repo" -from "$TAG" -to "$TAG" -first "$FIRST" ;;
+	build-cold-29)
+		rm -rf "$scratch/cold"
+		KEYFINDINGS_CACHE=$scratch/cold measure "$name" "$kf" build --repo "$repo" --ref "$TAG" --defs "$scratch/defs-first" --out "$scratch/site-29" --force --quiet
+		;;
 	build-cold)
 		rm -rf "$scratch/cold"
 		KEYFINDINGS_CACHE=$scratch/cold measure "$name" "$kf" build --repo "$repo" --ref "$TAG" --out "$scratch/site" --force --quiet
@@ -269,7 +279,7 @@ for name in "${one[@]}" "${many[@]}"; do
 	releases) label="releases extract ($ntags tags)" ;;
 	peer-releases) label="peer ($ntags tags)" ;;
 	build-next) label="build-next ($PREV->$TAG)" ;;
-	extract-cold-80*) label="$name ($GROW defs)" ;;
+	*-29*) label="$name (first $FIRST defs)" ;;
 	*) label="$name ($TAG)" ;;
 	esac
 	printf '%-32s %9s %9s %9.0f\n' "$label" "$(wall "$name")" "$(cpu "$name")" "$(rss "$name")"
@@ -287,10 +297,10 @@ for name in "${many[@]}"; do
 	echo "   $name: $(ratio "$(wall peer-releases)" "$(wall "$name")")x faster than the peer run once per tag; peak RSS $(maxrss "$name") MiB (largest of the runs)"
 done
 for suffix in "" ${BASE:+-base}; do
-	echo "   extract-cold$suffix with $GROW definitions: $(ratio2 "$(wall extract-cold-80$suffix)" "$(wall extract-cold$suffix)")x the wall time, $(ratio2 "$(cpu extract-cold-80$suffix)" "$(cpu extract-cold$suffix)")x the CPU time of the catalog's own"
+	echo "   extract-cold$suffix: $(ratio2 "$(wall extract-cold$suffix)" "$(wall extract-cold-29$suffix)")x the wall time, $(ratio2 "$(cpu extract-cold$suffix)" "$(cpu extract-cold-29$suffix)")x the CPU time of the first $FIRST definitions"
 done
 if [[ -n $BASE ]]; then
-	for name in build-cold extract-cold extract-cold-80; do
+	for name in build-cold extract-cold extract-cold-29; do
 		echo "   $name against $BASE: $(ratio "$(wall "$name-base")" "$(wall "$name")")x faster (wall), $(ratio "$(cpu "$name-base")" "$(cpu "$name")")x less CPU"
 	done
 fi
@@ -301,8 +311,10 @@ check "one release, build-cold, >= 2x faster than the peer (wall)" "$(ratio "$pe
 check "one release, build-cold, >= 2x less CPU than the peer" "$(ratio "$(cpu peer)" "$(cpu build-cold)")" ">=" 2
 check "one release, build-warm, >= 5x faster than the peer (wall)" "$(ratio "$peer" "$(wall build-warm)")" ">=" 5
 check "one release, build-warm, >= 5x less CPU than the peer" "$(ratio "$(cpu peer)" "$(cpu build-warm)")" ">=" 5
-check "extract-cold with $GROW definitions, <= 1.2x the wall time" "$(ratio2 "$(wall extract-cold-80)" "$(wall extract-cold)")" "<=" 1.2
-check "extract-cold with $GROW definitions, <= 1.2x the CPU time" "$(ratio2 "$(cpu extract-cold-80)" "$(cpu extract-cold)")" "<=" 1.2
+ndefs=$("$kf" list | wc -l)
+check "extract-cold ($ndefs defs), <= 1.2x the wall time of the first $FIRST" "$(ratio2 "$(wall extract-cold)" "$(wall extract-cold-29)")" "<=" 1.2
+check "extract-cold ($ndefs defs), <= 1.2x the CPU time of the first $FIRST" "$(ratio2 "$(cpu extract-cold)" "$(cpu extract-cold-29)")" "<=" 1.2
+check "build-cold ($ndefs defs), <= 1.2x the CPU time of the first $FIRST" "$(ratio2 "$(cpu build-cold)" "$(cpu build-cold-29)")" "<=" 1.2
 for name in build-cold build-warm; do
 	check "one release, $name, within 2x of the floor" "$(ratio "$(wall "$name")" "$floor")" "<=" 2
 done

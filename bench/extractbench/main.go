@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -54,7 +55,7 @@ func main() {
 
 type common struct {
 	repo, defs, cpuprofile, memprofile string
-	grow                               int
+	first                              int
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -62,7 +63,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.defs, "defs", "", "definitions directory (default: the embedded catalog)")
 	fs.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile here")
 	fs.StringVar(&c.memprofile, "memprofile", "", "write a heap profile here at the end")
-	fs.IntVar(&c.grow, "grow", 0, "grow the catalog to this many definitions with copies of its own (see grow)")
+	fs.IntVar(&c.first, "first", 0, "keep only the catalog's first N definitions (see first)")
 }
 
 func (c *common) catalog() (*findings.Catalog, error) {
@@ -76,49 +77,34 @@ func (c *common) catalog() (*findings.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	grow(cat, c.grow)
+	first(cat, c.first)
 	return cat, nil
 }
 
-// grow adds copies of the catalog's definitions, in turn, until it holds n:
-// a synthetic catalog of n definitions as costly as the real ones. Each
-// copy has its own id and its own query texts (every query, the shapes'
-// and the facts', ends in a comment naming the copy), so nothing is shared
-// with the definition it copies: its queries are compiled and run again,
-// as a new definition's would be. The copies locate what the originals do.
-func grow(cat *findings.Catalog, n int) {
-	real := len(cat.Definitions)
-	for i := 0; len(cat.Definitions) < n && real > 0; i++ {
-		d := *cat.Definitions[i%real]
-		tag := fmt.Sprintf("\n; copy %d\n", i)
-		d.ID = fmt.Sprintf("%s-copy-%d", d.ID, i)
-		d.Order = len(cat.Definitions)
-		if d.Query != "" {
-			d.Query += tag
-		}
-		d.Facts = copyFacts(d.Facts, tag)
-		d.Shapes = append([]findings.Shape(nil), d.Shapes...)
-		for j := range d.Shapes {
-			d.Shapes[j].Query += tag
-			d.Shapes[j].Facts = copyFacts(d.Shapes[j].Facts, tag)
-		}
-		cat.Definitions = append(cat.Definitions, &d)
+// first keeps the definitions of the catalog's first n files by name
+// (n <= 0: all): the catalog's files are numbered in the order they were
+// added, so this is the catalog as it was when it held n, to measure what
+// the definitions added since cost.
+func first(cat *findings.Catalog, n int) {
+	if n <= 0 || n >= len(cat.Definitions) {
+		return
 	}
-}
-
-func copyFacts(fs []findings.FactSpec, tag string) []findings.FactSpec {
-	if fs == nil {
-		return nil
+	var names []string
+	for _, d := range cat.Definitions {
+		names = append(names, path.Base(d.Source))
 	}
-	out := make([]findings.FactSpec, len(fs))
-	for i, f := range fs {
-		if f.Query != "" {
-			f.Query += tag
+	sort.Strings(names)
+	keep := map[string]bool{}
+	for _, name := range names[:n] {
+		keep[name] = true
+	}
+	var defs []*findings.Definition
+	for _, d := range cat.Definitions {
+		if keep[path.Base(d.Source)] {
+			defs = append(defs, d)
 		}
-		f.Fields = copyFacts(f.Fields, tag)
-		out[i] = f
 	}
-	return out
+	cat.Definitions = defs
 }
 
 func (c *common) open() (*source.Opened, error) {
