@@ -133,8 +133,12 @@ func (o *Opened) openURL(ctx context.Context, url string) error {
 }
 
 // Ensure makes ref available in a fetched source, fetching it when needed.
-// It does nothing for local repositories and plain directories.
+// It does nothing for a local repository; a plain directory, which has no
+// refs, gives the error At gives.
 func (o *Opened) Ensure(ctx context.Context, ref string) error {
+	if o.Kind == KindDir && ref != "" {
+		return o.noRefs(ref)
+	}
 	if o.cache == nil || ref == "" {
 		return nil
 	}

@@ -239,6 +239,9 @@ type Resolved struct {
 	Ref string
 	// Commit is the full commit id, "" for a plain directory.
 	Commit string
+	// WebURL is the base for this snapshot's permalinks: the source's web
+	// URL, "" when there is no commit to link to (a plain directory).
+	WebURL string
 }
 
 // Label names the snapshot for messages: the ref and the short commit
@@ -258,7 +261,7 @@ func (r *Resolved) Label() string {
 func (o *Opened) At(ctx context.Context, ref string) (*Resolved, error) {
 	if o.Kind == KindDir {
 		if ref != "" {
-			return nil, &Error{Problem: fmt.Sprintf("ref %s: %s is a plain directory, not a git repository", ref, o.Dir), Remedy: UseGitRepository, Err: ErrPlainDirectory}
+			return nil, o.noRefs(ref)
 		}
 		return &Resolved{Snapshot: NewDirSnapshot(o.Dir)}, nil
 	}
@@ -279,7 +282,23 @@ func (o *Opened) At(ctx context.Context, ref string) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Resolved{Snapshot: snap, Ref: ref, Commit: c.Hash.String()}, nil
+	return &Resolved{Snapshot: snap, Ref: ref, Commit: c.Hash.String(), WebURL: o.WebURL}, nil
+}
+
+// Repository returns the git repository behind the source, for walks of
+// its history and tags. A plain directory has none: the error wraps
+// ErrPlainDirectory. A fetched source may replace its repository when a
+// fetch starts the cache entry afresh, so ask again after Ensure or At.
+func (o *Opened) Repository() (*git.Repository, error) {
+	if o.Kind == KindDir {
+		return nil, &Error{Problem: o.Dir + " is a plain directory", Remedy: UseGitRepository, Err: ErrPlainDirectory}
+	}
+	return o.Repo, nil
+}
+
+// noRefs is the error for a ref asked of a plain directory.
+func (o *Opened) noRefs(ref string) error {
+	return &Error{Problem: fmt.Sprintf("ref %s: %s is a plain directory, not a git repository", ref, o.Dir), Remedy: UseGitRepository, Err: ErrPlainDirectory}
 }
 
 // ResolveCommit resolves a tag, branch or (abbreviated) commit id to a

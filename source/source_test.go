@@ -96,8 +96,15 @@ func TestLocalGitSource(t *testing.T) {
 			if line := providerLine(t, at.Snapshot); line != tt.line {
 				t.Fatalf("provider at line %d, want %d", line, tt.line)
 			}
-			if o.WebURL != "https://github.com/anomalyco/opencode" {
-				t.Errorf("web URL %s, want the pin's", o.WebURL)
+			if o.WebURL != "https://github.com/anomalyco/opencode" || at.WebURL != o.WebURL {
+				t.Errorf("web URL %s (snapshot %s), want the pin's", o.WebURL, at.WebURL)
+			}
+			if repo, err := o.Repository(); err != nil || repo == nil {
+				t.Errorf("Repository: %v, %v", repo, err)
+			}
+			// A local repository has what it has: Ensure fetches nothing.
+			if err := o.Ensure(context.Background(), "v9.9.9"); err != nil {
+				t.Errorf("Ensure of a missing tag: %v, want nothing done", err)
 			}
 			if at.Snapshot.Commit() != tt.commit || at.Snapshot.CommittedAt().IsZero() {
 				t.Errorf("snapshot at %s (%v), want %s", at.Snapshot.Commit(), at.Snapshot.CommittedAt(), tt.commit)
