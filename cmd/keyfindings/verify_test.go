@@ -234,7 +234,8 @@ func TestVerifyPlainDir(t *testing.T) {
 	want := "moved " + c + " → [src/tool/registry.ts L5–7 @" + f.commits[1][:7] + "]"
 	if code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("plain-dir citation against a ref: exit %d %s\n got %s\nwant %s…", code, stderr, out, want)
-	}	// A citation at a commit cannot be checked in a plain directory.
+	}
+	// A citation at a commit cannot be checked in a plain directory.
 	cc := f.cite(t, "registry-order", "v0.1.0")
 	out, _, code = kf("verify", "--repo", dir, "--quiet", cc)
 	want = "error " + cc + ": the citation names commit " + f.commits[0][:7] + " but " + dir + " is a plain directory; point --repo at a git repository\n"
