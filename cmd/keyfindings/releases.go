@@ -93,10 +93,14 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	if o.Kind == source.KindDir {
+	tags, err := o.Tags(ctx)
+	if errors.Is(err, source.ErrPlainDirectory) {
 		return fmt.Errorf("--repo %s is a plain directory, which has no release tags; point --repo at a git repository", src.repo)
 	}
-	tags, err := o.Tags(ctx)
+	if err != nil {
+		return err
+	}
+	repo, err := o.Repository()
 	if err != nil {
 		return err
 	}
@@ -116,7 +120,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		names[i] = t.Name
 	}
 	dir.Plan(names, *prune)
-	commits := tagCommits(o.Repo)
+	commits := tagCommits(repo)
 	reused := 0
 	var firstCommit, lastCommit string
 	began := time.Now()
@@ -189,7 +193,7 @@ func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x 
 	how = "reused"
 	if rel == nil {
 		onExtract(tag)
-		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
+		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: at.WebURL})
 		if err != nil {
 			return "", "", err
 		}
