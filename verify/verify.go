@@ -52,7 +52,7 @@ type Verdict struct {
 // Verifier checks citations against one opened source: each at its own
 // commit, or, given a target ref, whether the cited bytes are still there.
 type Verifier struct {
-	o      *source.Opened
+	o      source.Source
 	target *source.Resolved
 	// def is the source's default snapshot, for citations without a
 	// commit when no target ref is given.
@@ -76,7 +76,7 @@ func (v *Verifier) RelocateWith(x *locate.Extractor) { v.x = x }
 
 // NewVerifier returns a verifier for o. With a non-empty ref, citations
 // are checked against that ref ("is this still true there?").
-func NewVerifier(ctx context.Context, o *source.Opened, ref string) (*Verifier, error) {
+func NewVerifier(ctx context.Context, o source.Source, ref string) (*Verifier, error) {
 	v := &Verifier{o: o, snaps: map[string]source.Snapshot{}}
 	if ref != "" {
 		at, err := o.At(ctx, ref)
@@ -138,7 +138,7 @@ func (v *Verifier) relocate(vd Verdict) Verdict {
 	}
 	label := v.targetLabel()
 	if v.doc == nil && v.docErr == nil {
-		res, err := v.x.Extract(v.target.Snapshot, locate.Meta{Repo: v.o.WebURL, Ref: v.target.Ref, WebURL: v.target.WebURL})
+		res, err := v.x.Extract(v.target.Snapshot, locate.Meta{Repo: v.o.WebURL(), Ref: v.target.Ref, WebURL: v.target.WebURL})
 		if err != nil {
 			v.docErr = err
 		} else {

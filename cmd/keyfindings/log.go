@@ -59,7 +59,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	q := history.Query{AllCommits: *all, Repo: o.WebURL, WebURL: o.WebURL, CacheDir: src.extractCache()}
+	q := history.Query{AllCommits: *all, Repo: o.WebURL(), WebURL: o.WebURL(), CacheDir: src.extractCache()}
 	repo, err := logRange(ctx, o, &q, *from, *to)
 	if errors.Is(err, source.ErrPlainDirectory) {
 		return fmt.Errorf("--repo %s is a plain directory, which has no history; point --repo at a git repository", src.repo)
@@ -86,7 +86,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	case "text":
 		return history.Histories(hs).WriteText(stdout)
 	case "md":
-		return history.Histories(hs).WriteMarkdown(stdout, o.WebURL)
+		return history.Histories(hs).WriteMarkdown(stdout, o.WebURL())
 	}
 	data, err := history.Histories(hs).MarshalIndent()
 	if err != nil {
@@ -101,7 +101,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 // --from, and returns the repository to walk. A fetched source is fetched
 // in full: a log needs the whole history, not a shallow tag. A plain
 // directory has no history: the error wraps source.ErrPlainDirectory.
-func logRange(ctx context.Context, o *source.Opened, q *history.Query, from, to string) (*git.Repository, error) {
+func logRange(ctx context.Context, o source.Source, q *history.Query, from, to string) (*git.Repository, error) {
 	repo, err := o.Repository()
 	if err != nil {
 		return nil, err

@@ -114,7 +114,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL}
+	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL()}
 	names := make([]string, len(chosen))
 	for i, t := range chosen {
 		names[i] = t.Name
@@ -178,7 +178,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 // pages rendered again from the records in dir ("reused") when it was
 // built there from the same commit with key, else extracted. It returns
 // how, for the progress line, and the commit the tag names.
-func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag, commit string) (how, _ string, err error) {
+func putRelease(ctx context.Context, dir *site.ReleasesDir, o source.Source, x *locate.Extractor, key site.ReleasesKey, tag, commit string) (how, _ string, err error) {
 	if commit != "" && dir.Current(key, tag, commit) {
 		return "up to date", commit, nil
 	}
@@ -193,7 +193,7 @@ func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x 
 	how = "reused"
 	if rel == nil {
 		onExtract(tag)
-		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: at.WebURL})
+		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL(), Ref: at.Ref, WebURL: at.WebURL})
 		if err != nil {
 			return "", "", err
 		}
