@@ -42,7 +42,11 @@ func realRepo(t *testing.T) (*git.Repository, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { o.Close() })
-	return o.Repo, dir
+	repo, err := o.Repository()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo, dir
 }
 
 func gitOut(t *testing.T, dir string, args ...string) string {

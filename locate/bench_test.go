@@ -184,7 +184,7 @@ func newSynthetic(b *testing.B, defs, files, releases int) *synthetic {
 }
 
 // realRepo opens KEYFINDINGS_OPENCODE_REPO or skips.
-func realRepo(b *testing.B) *source.Opened {
+func realRepo(b *testing.B) source.Source {
 	dir := os.Getenv("KEYFINDINGS_OPENCODE_REPO")
 	if dir == "" {
 		b.Skip("KEYFINDINGS_OPENCODE_REPO is not set")
@@ -197,12 +197,12 @@ func realRepo(b *testing.B) *source.Opened {
 	return o
 }
 
-func realJob(b *testing.B, o *source.Opened, tag string) Job {
+func realJob(b *testing.B, o source.Source, tag string) Job {
 	at, err := o.At(context.Background(), tag)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return Job{Snapshot: at.Snapshot, Meta: Meta{Repo: o.WebURL, Ref: tag, WebURL: o.WebURL}}
+	return Job{Snapshot: at.Snapshot, Meta: Meta{Repo: o.WebURL(), Ref: tag, WebURL: o.WebURL()}}
 }
 
 // BenchmarkRealRelease extracts v1.18.3 with a new Extractor each time

@@ -97,85 +97,120 @@ func (c *cacheEntry) unlock() error {
 	return err
 }
 
+// urlCache is a repository fetched from a URL into the cache directory,
+// held under the entry's lock until Close. It is read as a gitRepo once
+// what a ref needs is fetched. The pin is a urlCache whose default ref is
+// the pin's tag, pinned to the pin's commit.
+type urlCache struct {
+	gitRepo
+	url      string
+	entry    *cacheEntry
+	fetched  map[string]bool
+	progress io.Writer
+	timeout  time.Duration
+	// heldPin is the commit the default ref was pinned to at Open (the
+	// pin's): held with its tag, that ref needs no network.
+	heldPin string
+}
+
 // openURL opens (creating when needed) the cache entry for url, holds its
-// lock until Close, and fetches what the requested ref needs.
-func (o *Opened) openURL(ctx context.Context, url string) error {
+// lock until Close, and fetches what the requested ref (else defaultRef)
+// needs. pinned, when not "", is the commit defaultRef is pinned to: the
+// pin's, which once held needs no network.
+func openURL(ctx context.Context, opts Options, url, web, defaultRef, pinned string) (Source, error) {
 	useBoundedHTTP()
-	root := o.opts.CacheDir
+	root := opts.CacheDir
 	if root == "" {
 		var err error
 		if root, err = DefaultCacheDir(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	entry, err := lockCache(cachePath(root, url))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	o.cache = entry
-	o.url = url
-	o.fetched = map[string]bool{}
 	repo, err := openCacheRepo(entry.dir, url)
 	if err != nil {
 		entry.unlock()
-		return err
+		return nil, err
 	}
-	o.Repo = repo
-	want := o.opts.Ref
-	if want == "" {
-		want = o.DefaultRef
+	c := &urlCache{
+		gitRepo:  gitRepo{repo: repo, defaultRef: defaultRef, pinnedCommit: pinned, webURL: web},
+		url:      url,
+		entry:    entry,
+		fetched:  map[string]bool{},
+		progress: opts.Progress,
+		timeout:  opts.Timeout,
+		heldPin:  pinned,
 	}
-	if err := o.ensure(ctx, want); err != nil {
+	if err := c.ensure(ctx, c.refOrDefault(opts.Ref)); err != nil {
 		entry.unlock()
-		return err
+		return nil, err
 	}
-	return nil
+	c.defaultToPin(opts.Pin)
+	return c, nil
 }
 
-// Ensure makes ref available in a fetched source, fetching it when needed.
-// It does nothing for local repositories and plain directories.
-func (o *Opened) Ensure(ctx context.Context, ref string) error {
-	if o.cache == nil || ref == "" {
+// At resolves ref, or the default ref, fetching it first when the cache
+// lacks it (ctx cancels the fetch).
+func (c *urlCache) At(ctx context.Context, ref string) (*Resolved, error) {
+	ref = c.refOrDefault(ref)
+	if err := c.Ensure(ctx, ref); err != nil {
+		return nil, err
+	}
+	return c.resolve(ref)
+}
+
+// Ensure fetches ref into the cache when it lacks it, once per run.
+func (c *urlCache) Ensure(ctx context.Context, ref string) error {
+	if ref == "" {
 		return nil
 	}
-	return o.ensure(ctx, ref)
+	return c.ensure(ctx, ref)
+}
+
+// Close releases the repository and the cache entry's lock.
+func (c *urlCache) Close() error {
+	c.gitRepo.Close()
+	return c.entry.unlock()
 }
 
 // ensure fetches ref into the cache entry once per run. A damaged entry is
 // fetched again from scratch; a ref the cache already holds is used as it
 // is when the server cannot be reached.
-func (o *Opened) ensure(ctx context.Context, ref string) error {
-	if o.fetched[ref] {
+func (c *urlCache) ensure(ctx context.Context, ref string) error {
+	if c.fetched[ref] {
 		return nil
 	}
-	if o.opts.Timeout > 0 {
+	if c.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.opts.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	err := o.fetch(ctx, o.url, ref)
-	if err == nil && !usable(o.Repo, ref) {
-		if o.opts.Progress != nil {
-			fmt.Fprintf(o.opts.Progress, "keyfindings: cache entry %s is damaged; fetching it again\n", o.cache.dir)
+	err := c.fetch(ctx, ref)
+	if err == nil && !usable(c.repo, ref) {
+		if c.progress != nil {
+			fmt.Fprintf(c.progress, "keyfindings: cache entry %s is damaged; fetching it again\n", c.entry.dir)
 		}
-		if err = o.resetEntry(); err == nil {
-			err = o.fetch(ctx, o.url, ref)
+		if err = c.resetEntry(); err == nil {
+			err = c.fetch(ctx, ref)
 		}
-		if err == nil && !usable(o.Repo, ref) {
-			err = fmt.Errorf("fetch %s: %s is unreadable even after a fresh fetch; check the server's repository", o.url, ref)
+		if err == nil && !usable(c.repo, ref) {
+			err = fmt.Errorf("fetch %s: %s is unreadable even after a fresh fetch; check the server's repository", c.url, ref)
 		}
 	}
 	if err != nil {
-		if _, rerr := ResolveCommit(o.Repo, ref); rerr == nil && usable(o.Repo, ref) {
-			if o.opts.Progress != nil {
-				fmt.Fprintf(o.opts.Progress, "keyfindings: %v; using the cached copy of %s\n", err, ref)
+		if _, rerr := ResolveCommit(c.repo, ref); rerr == nil && usable(c.repo, ref) {
+			if c.progress != nil {
+				fmt.Fprintf(c.progress, "keyfindings: %v; using the cached copy of %s\n", err, ref)
 			}
-			o.fetched[ref] = true
+			c.fetched[ref] = true
 			return nil
 		}
 		return err
 	}
-	o.fetched[ref] = true
+	c.fetched[ref] = true
 	return nil
 }
 
@@ -245,15 +280,15 @@ func openCacheRepo(dir, url string) (*git.Repository, error) {
 // branch and tag in full. go-git cannot deepen a shallow entry (a full
 // fetch into one still lacks the commits behind its shallow boundary), so
 // a shallow entry is started afresh before a full fetch.
-func (o *Opened) fetch(ctx context.Context, url, ref string) error {
+func (c *urlCache) fetch(ctx context.Context, ref string) error {
 	if isHex(ref) && len(ref) == 40 {
-		if _, err := o.Repo.CommitObject(plumbing.NewHash(ref)); err == nil {
+		if _, err := c.repo.CommitObject(plumbing.NewHash(ref)); err == nil {
 			return nil
 		}
 	}
-	if o.Kind == KindPin && ref == o.DefaultRef && o.PinnedCommit != "" {
-		if _, err := o.Repo.CommitObject(plumbing.NewHash(o.PinnedCommit)); err == nil {
-			if _, err := o.Repo.Reference(plumbing.NewTagReferenceName(ref), true); err == nil {
+	if c.heldPin != "" && ref == c.defaultRef {
+		if _, err := c.repo.CommitObject(plumbing.NewHash(c.heldPin)); err == nil {
+			if _, err := c.repo.Reference(plumbing.NewTagReferenceName(ref), true); err == nil {
 				return nil
 			}
 		}
@@ -263,17 +298,17 @@ func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 		if depth == 0 {
 			tags = git.AllTags
 		}
-		err := o.Repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: specs, Depth: depth, Tags: tags, Progress: o.opts.Progress, Force: true})
+		err := c.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: specs, Depth: depth, Tags: tags, Progress: c.progress, Force: true})
 		if err == nil || errors.Is(err, git.NoErrAlreadyUpToDate) {
 			return true, nil
 		}
-		return false, o.fetchError(ctx, url, err)
+		return false, c.fetchError(ctx, err)
 	}
-	shallow := isShallow(o.Repo)
+	shallow := isShallow(c.repo)
 	if !isHex(ref) && ref != "HEAD" {
 		// One tag, or one branch: all a build of it needs.
 		depth := 0
-		if shallow || !hasRefs(o.Repo) {
+		if shallow || !hasRefs(c.repo) {
 			depth = 1
 		}
 		for _, spec := range []config.RefSpec{
@@ -290,7 +325,7 @@ func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 		}
 	}
 	if shallow {
-		if err := o.resetEntry(); err != nil {
+		if err := c.resetEntry(); err != nil {
 			return err
 		}
 	}
@@ -298,10 +333,10 @@ func (o *Opened) fetch(ctx context.Context, url, ref string) error {
 	// that --ref <branch> resolves as in the upstream repository.
 	ok, err := try([]config.RefSpec{"+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"}, 0)
 	if ok {
-		return o.setHead(ctx)
+		return c.setHead(ctx)
 	}
 	if errors.Is(err, errTryFull) {
-		return &Error{Problem: fmt.Sprintf("fetch %s: %s", url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": ")), Remedy: CheckURL}
+		return &Error{Problem: fmt.Sprintf("fetch %s: %s", c.url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": ")), Remedy: CheckURL}
 	}
 	return err
 }
@@ -330,16 +365,16 @@ func hasRefs(repo *git.Repository) bool {
 
 // resetEntry empties the cache entry (keeping its lock) for a fetch from
 // scratch.
-func (o *Opened) resetEntry() error {
-	if err := os.RemoveAll(o.cache.dir); err != nil {
-		return fmt.Errorf("reset cache entry %s: %w", o.cache.dir, err)
+func (c *urlCache) resetEntry() error {
+	if err := os.RemoveAll(c.entry.dir); err != nil {
+		return fmt.Errorf("reset cache entry %s: %w", c.entry.dir, err)
 	}
-	repo, err := openCacheRepo(o.cache.dir, o.url)
+	repo, err := openCacheRepo(c.entry.dir, c.url)
 	if err != nil {
 		return err
 	}
-	o.Repo = repo
-	o.fetched = map[string]bool{}
+	c.repo = repo
+	c.fetched = map[string]bool{}
 	return nil
 }
 
@@ -348,25 +383,25 @@ func (o *Opened) resetEntry() error {
 var errTryFull = errors.New("try a full fetch")
 
 // fetchError classifies a fetch error into one actionable line.
-func (o *Opened) fetchError(ctx context.Context, url string, err error) error {
+func (c *urlCache) fetchError(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
-		return &Error{Problem: fmt.Sprintf("fetch %s: no answer within %s; the cache is kept and the next run resumes", url, o.opts.Timeout), Remedy: MoreTime, Err: err}
+		return &Error{Problem: fmt.Sprintf("fetch %s: no answer within %s; the cache is kept and the next run resumes", c.url, c.timeout), Remedy: MoreTime, Err: err}
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
-		return fmt.Errorf("fetch %s: the remote repository is empty; check the URL", url)
+		return fmt.Errorf("fetch %s: the remote repository is empty; check the URL", c.url)
 	case errors.Is(err, transport.ErrRepositoryNotFound):
-		return fmt.Errorf("fetch %s: repository not found; check the URL", url)
+		return fmt.Errorf("fetch %s: repository not found; check the URL", c.url)
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
-		return &Error{Problem: fmt.Sprintf("fetch %s: the server asks for credentials", url), Remedy: UsePublicURL, Err: err}
+		return &Error{Problem: fmt.Sprintf("fetch %s: the server asks for credentials", c.url), Remedy: UsePublicURL, Err: err}
 	case isNetworkError(err):
-		return networkError(url, err)
+		return networkError(c.url, err)
 	}
 	return fmt.Errorf("%w: %s", errTryFull, mdtext.OneLine(err.Error()))
 }
 
 // setHead points the cache's HEAD at the remote's default branch.
-func (o *Opened) setHead(ctx context.Context) error {
-	rem, err := o.Repo.Remote("origin")
+func (c *urlCache) setHead(ctx context.Context) error {
+	rem, err := c.repo.Remote("origin")
 	if err != nil {
 		return err
 	}
@@ -378,9 +413,9 @@ func (o *Opened) setHead(ctx context.Context) error {
 		if r.Name() == plumbing.HEAD {
 			if r.Type() == plumbing.SymbolicReference {
 				target := plumbing.NewBranchReferenceName(r.Target().Short())
-				return o.Repo.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, target))
+				return c.repo.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, target))
 			}
-			return o.Repo.Storer.SetReference(plumbing.NewHashReference(plumbing.HEAD, r.Hash()))
+			return c.repo.Storer.SetReference(plumbing.NewHashReference(plumbing.HEAD, r.Hash()))
 		}
 	}
 	return nil

@@ -4,10 +4,13 @@
 // (read a blob at a path, walk the tree, the commit's id, time and
 // history).
 //
-// Open opens what --repo names: a URL, fetched by go-git into a cache
-// that survives interrupted and concurrent runs; a local git repository,
-// read in place; or a plain directory of files. Opened resolves a ref to a
-// snapshot, lists tags and gives the web URL permalinks point at. Files
+// Open opens what --repo names as a Source, and is the one place that
+// tells them apart: a URL, fetched by go-git into a cache that survives
+// interrupted and concurrent runs (the pin is such a URL cache, with a
+// pinned ref and commit); a local git repository, read in place; or a
+// plain directory of files. A Source resolves a ref to a snapshot, makes
+// a ref available, lists tags and gives the web URL permalinks point at;
+// a plain directory answers what only git has with ErrPlainDirectory. Files
 // are read from git objects, never from a checkout, bounded by
 // MaxBlobSize, and links are never followed. LineStarts, SpanRange and
 // SpanBytes are the hash rule: the bytes a record's lines cite.

@@ -41,90 +41,60 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// Kind says how a source was read.
-type Kind int
-
-// Source kinds.
-const (
-	KindPin Kind = iota
-	KindURL
-	KindLocalGit
-	KindDir
-)
-
-// Opened is an opened repository (or directory), before a ref is chosen.
-type Opened struct {
-	Kind Kind
-	// Repo is the go-git repository, nil for a plain directory.
-	Repo *git.Repository
-	// Dir is the root of a plain directory source.
-	Dir string
+// Source is an opened repository or directory, before a ref is chosen.
+// Open chooses its implementation from what Options.Repo names: a local
+// git repository read in place, a URL cache (a repository fetched into
+// the cache directory; the pin is one, whose default ref is pinned to a
+// commit), or a plain directory of files. What differs between them is
+// in these methods, never in a kind their callers test.
+type Source interface {
+	// At resolves ref ("" for the default ref: the pin's tag when the
+	// repository holds it, else HEAD) to a snapshot, making it available
+	// first as Ensure does. When the default ref is the pin's tag, a tag
+	// that names another commit than the pinned one is an error.
+	At(ctx context.Context, ref string) (*Resolved, error)
+	// Ensure makes ref (a tag, branch or commit) available: a URL cache
+	// fetches it when it lacks it, a local repository has what it has
+	// (nothing is done), and a plain directory, which has no refs, gives
+	// the error At gives. "" asks for nothing.
+	Ensure(ctx context.Context, ref string) error
+	// Tags lists the tag names, sorted. A plain directory has none: the
+	// error wraps ErrPlainDirectory.
+	Tags(ctx context.Context) ([]string, error)
 	// WebURL is the base for permalinks and the record's source.repo.
-	WebURL string
-	// DefaultRef is the ref used when none is given.
-	DefaultRef string
-	// PinnedCommit is the commit the pin expects DefaultRef to name ("" if
-	// not pinned).
-	PinnedCommit string
-	opts         Options
-	cache        *cacheEntry
-	url          string
-	fetched      map[string]bool
+	WebURL() string
+	// Repository returns the git repository behind the source, for walks
+	// of its history and tags; a plain directory has none: the error
+	// wraps ErrPlainDirectory. A URL cache replaces its repository when
+	// a fetch starts the cache entry afresh, so ask again after Ensure or
+	// At.
+	Repository() (*git.Repository, error)
+	// Close releases what the source holds: open pack files and a cache
+	// entry's lock.
+	Close() error
 }
 
-// Open opens the source named by opts.Repo without choosing a commit.
-func Open(ctx context.Context, opts Options) (*Opened, error) {
-	o := &Opened{opts: opts}
-	repo := opts.Repo
-	switch {
+// Open opens the source named by opts.Repo without choosing a commit. It
+// is the one place that tells a URL, a local repository and a plain
+// directory apart.
+func Open(ctx context.Context, opts Options) (Source, error) {
+	web := webURL(opts, opts.Repo)
+	switch repo := opts.Repo; {
 	case repo == "":
 		if opts.Pin.Repo == "" {
 			return nil, &Error{Problem: "no repository given and no pin configured", Remedy: GiveSource}
 		}
-		o.Kind = KindPin
-		o.DefaultRef = opts.Pin.Ref
-		o.PinnedCommit = opts.Pin.Commit
-		if err := o.openURL(ctx, opts.Pin.Repo); err != nil {
-			return nil, err
-		}
+		return openURL(ctx, opts, opts.Pin.Repo, web, opts.Pin.Ref, opts.Pin.Commit)
 	case fileURLsInPlace && localFileURL(repo) != "":
 		// go-git's file transport runs git's upload-pack, which needs a
 		// git binary and refuses a copy that lacks unrelated blobs; a
 		// local directory is read in place instead, as a path is.
-		if err := o.openLocal(localFileURL(repo)); err != nil {
-			return nil, err
-		}
+		return openLocal(localFileURL(repo), opts, web)
 	case IsURL(repo):
-		o.Kind = KindURL
-		o.DefaultRef = "HEAD"
-		if err := o.openURL(ctx, repo); err != nil {
-			return nil, err
-		}
+		return openURL(ctx, opts, repo, web, "HEAD", "")
 	default:
-		if err := o.openLocal(repo); err != nil {
-			return nil, err
-		}
+		return openLocal(repo, opts, web)
 	}
-	o.defaultToPin()
-	o.WebURL = webURL(opts, repo)
-	return o, nil
-}
-
-// defaultToPin makes the pin's tag the default ref of a repository that
-// holds it. A clone's HEAD may be a commit upstream never had (a fork's
-// merge), while permalinks point at upstream; the pinned tag is what the
-// records and their links are meant to describe. As for the pin itself, a
-// tag that names another commit than the pin's is an error at At.
-func (o *Opened) defaultToPin() {
-	pin := o.opts.Pin
-	if o.Repo == nil || o.Kind == KindPin || pin.Ref == "" {
-		return
-	}
-	if _, err := o.Repo.Reference(plumbing.NewTagReferenceName(pin.Ref), false); err != nil {
-		return
-	}
-	o.DefaultRef = pin.Ref
-	o.PinnedCommit = pin.Commit
 }
 
 // IsURL reports whether s names a remote (or file://) repository.
@@ -155,38 +125,37 @@ func localFileURL(s string) string {
 	return filepath.FromSlash(u.Path)
 }
 
-func (o *Opened) openLocal(p string) error {
+// openLocal opens the local path p: a git repository (bare, with a work
+// tree, or a linked worktree) read in place, else a plain directory.
+func openLocal(p string, opts Options, web string) (Source, error) {
 	if scheme, _, ok := strings.Cut(p, "://"); ok && !strings.ContainsAny(scheme, "/\\") {
-		return &Error{Repo: p, Problem: fmt.Sprintf("unsupported URL scheme %q; use https://, http://, git://, ssh:// or file://, or a local path", scheme)}
+		return nil, &Error{Repo: p, Problem: fmt.Sprintf("unsupported URL scheme %q; use https://, http://, git://, ssh:// or file://, or a local path", scheme)}
 	}
 	info, err := os.Stat(p)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return &Error{Repo: p, Problem: "no such file or directory; give a git repository, a directory of source files or a URL", Err: err}
+			return nil, &Error{Repo: p, Problem: "no such file or directory; give a git repository, a directory of source files or a URL", Err: err}
 		}
-		return &Error{Repo: p, Problem: err.Error(), Err: err}
+		return nil, &Error{Repo: p, Problem: err.Error(), Err: err}
 	}
 	if !info.IsDir() {
-		return &Error{Repo: p, Problem: "is a file, not a git repository or directory; give the repository's directory"}
+		return nil, &Error{Repo: p, Problem: "is a file, not a git repository or directory; give the repository's directory"}
 	}
 	// A linked worktree keeps its objects and refs in the main
 	// repository's directory (commondir).
 	r, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: false, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return &plainDir{root: p, webURL: web}, nil
+	}
 	if err == nil {
-		if r, err = withSmallCache(r); err != nil {
-			return &Error{Repo: p, Problem: "cannot open as a git repository: " + err.Error(), Err: err}
-		}
-		o.Kind = KindLocalGit
-		o.Repo = r
-		o.DefaultRef = "HEAD"
-		return nil
+		r, err = withSmallCache(r)
 	}
-	if !errors.Is(err, git.ErrRepositoryNotExists) {
-		return &Error{Repo: p, Problem: "cannot open as a git repository: " + err.Error(), Err: err}
+	if err != nil {
+		return nil, &Error{Repo: p, Problem: "cannot open as a git repository: " + err.Error(), Err: err}
 	}
-	o.Kind = KindDir
-	o.Dir = p
-	return nil
+	g := &gitRepo{repo: r, defaultRef: "HEAD", webURL: web}
+	g.defaultToPin(opts.Pin)
+	return g, nil
 }
 
 // webURL picks the web URL for permalinks: --web-url, else a GitHub source
@@ -219,19 +188,6 @@ func githubWebURL(s string) (string, bool) {
 	return strings.TrimSuffix(strings.TrimSuffix(s, "/"), ".git"), true
 }
 
-// Close releases the cache lock, if any.
-func (o *Opened) Close() error {
-	if o.Repo != nil {
-		if st, ok := o.Repo.Storer.(*filesystem.Storage); ok {
-			st.Close()
-		}
-	}
-	if o.cache != nil {
-		return o.cache.unlock()
-	}
-	return nil
-}
-
 // Resolved is a snapshot at a chosen ref.
 type Resolved struct {
 	Snapshot Snapshot
@@ -239,6 +195,9 @@ type Resolved struct {
 	Ref string
 	// Commit is the full commit id, "" for a plain directory.
 	Commit string
+	// WebURL is the base for this snapshot's permalinks: the source's web
+	// URL, "" when there is no commit to link to (a plain directory).
+	WebURL string
 }
 
 // Label names the snapshot for messages: the ref and the short commit
@@ -249,37 +208,6 @@ func (r *Resolved) Label() string {
 		src.Commit = &r.Commit
 	}
 	return findings.SourceLabel(src)
-}
-
-// At resolves ref (or the default ref) to a snapshot, fetching it first
-// into a cached source that lacks it (ctx cancels the fetch). When the default ref
-// is the pin's tag, a tag that resolves to another commit than the pinned
-// one is an error.
-func (o *Opened) At(ctx context.Context, ref string) (*Resolved, error) {
-	if o.Kind == KindDir {
-		if ref != "" {
-			return nil, &Error{Problem: fmt.Sprintf("ref %s: %s is a plain directory, not a git repository", ref, o.Dir), Remedy: UseGitRepository, Err: ErrPlainDirectory}
-		}
-		return &Resolved{Snapshot: NewDirSnapshot(o.Dir)}, nil
-	}
-	if ref == "" {
-		ref = o.DefaultRef
-	}
-	if err := o.Ensure(ctx, ref); err != nil {
-		return nil, err
-	}
-	c, err := ResolveCommit(o.Repo, ref)
-	if err != nil {
-		return nil, err
-	}
-	if ref == o.DefaultRef && o.PinnedCommit != "" && c.Hash.String() != o.PinnedCommit {
-		return nil, fmt.Errorf("pinned %s resolves to %s, not the pinned commit %s: the tag moved; check upstream and update findings/pin.yaml", ref, c.Hash, o.PinnedCommit)
-	}
-	snap, err := NewGitSnapshot(o.Repo, c)
-	if err != nil {
-		return nil, err
-	}
-	return &Resolved{Snapshot: snap, Ref: ref, Commit: c.Hash.String()}, nil
 }
 
 // ResolveCommit resolves a tag, branch or (abbreviated) commit id to a

@@ -11,33 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Tags lists the tag names of the source, sorted. A local repository's
-// tags are read in place. A fetched source asks the server, so a release
-// published since the last run is seen (each tag is fetched later, when
-// Ensure or At asks for it); when the server cannot be reached, the tags
-// already in the cache are used and Progress says so. A plain directory
-// has no tags.
-func (o *Opened) Tags(ctx context.Context) ([]string, error) {
-	if o.Kind == KindDir {
-		return nil, &Error{Problem: o.Dir + " is a plain directory, which has no tags", Remedy: UseGitRepository, Err: ErrPlainDirectory}
-	}
-	if o.cache != nil {
-		names, err := o.remoteTags(ctx)
-		if err == nil {
-			return names, nil
-		}
-		local, lerr := localTags(o.Repo)
-		if lerr != nil || len(local) == 0 {
-			return nil, err
-		}
-		if o.opts.Progress != nil {
-			fmt.Fprintf(o.opts.Progress, "keyfindings: %v; using the %d tags in the cache\n", err, len(local))
-		}
-		return local, nil
-	}
-	return localTags(o.Repo)
-}
-
+// localTags lists the tags repo holds, sorted.
 func localTags(repo *git.Repository) ([]string, error) {
 	iter, err := repo.Tags()
 	if err != nil {
@@ -55,21 +29,41 @@ func localTags(repo *git.Repository) ([]string, error) {
 	return names, nil
 }
 
-func (o *Opened) remoteTags(ctx context.Context) ([]string, error) {
-	if o.opts.Timeout > 0 {
+// Tags lists the tags on the server, so that a release published since
+// the last run is seen (each tag is fetched later, when Ensure or At asks
+// for it). When the server cannot be reached, the tags already in the
+// cache are used and progress says so.
+func (c *urlCache) Tags(ctx context.Context) ([]string, error) {
+	names, err := c.remoteTags(ctx)
+	if err == nil {
+		return names, nil
+	}
+	local, lerr := localTags(c.repo)
+	if lerr != nil || len(local) == 0 {
+		return nil, err
+	}
+	if c.progress != nil {
+		fmt.Fprintf(c.progress, "keyfindings: %v; using the %d tags in the cache\n", err, len(local))
+	}
+	return local, nil
+}
+
+// remoteTags asks the server for its tags.
+func (c *urlCache) remoteTags(ctx context.Context) ([]string, error) {
+	if c.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.opts.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	rem, err := o.Repo.Remote("origin")
+	rem, err := c.repo.Remote("origin")
 	if err != nil {
-		return nil, fmt.Errorf("list tags of %s: %w", o.url, err)
+		return nil, fmt.Errorf("list tags of %s: %w", c.url, err)
 	}
 	refs, err := rem.ListContext(ctx, &git.ListOptions{})
 	if err != nil {
-		err = o.fetchError(ctx, o.url, err)
+		err = c.fetchError(ctx, err)
 		if errors.Is(err, errTryFull) {
-			err = fmt.Errorf("list tags of %s: %s", o.url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": "))
+			err = fmt.Errorf("list tags of %s: %s", c.url, strings.TrimPrefix(err.Error(), errTryFull.Error()+": "))
 		}
 		return nil, err
 	}

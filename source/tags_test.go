@@ -3,7 +3,6 @@ package source
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/keyfindings/keyfindings/findings"
@@ -50,11 +49,4 @@ func TestTags(t *testing.T) {
 		t.Errorf("a.ts at v0.2.0 = %v, %v", f, err)
 	}
 
-	dir, err := Open(context.Background(), Options{Repo: t.TempDir(), Pin: findings.DefaultPin()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dir.Tags(context.Background()); err == nil || !strings.Contains(err.Error(), "plain directory") {
-		t.Errorf("Tags of a plain directory: err = %v", err)
-	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/source"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -51,7 +52,7 @@ type Verdict struct {
 // Verifier checks citations against one opened source: each at its own
 // commit, or, given a target ref, whether the cited bytes are still there.
 type Verifier struct {
-	o      *source.Opened
+	o      source.Source
 	target *source.Resolved
 	// def is the source's default snapshot, for citations without a
 	// commit when no target ref is given.
@@ -75,7 +76,7 @@ func (v *Verifier) RelocateWith(x *locate.Extractor) { v.x = x }
 
 // NewVerifier returns a verifier for o. With a non-empty ref, citations
 // are checked against that ref ("is this still true there?").
-func NewVerifier(ctx context.Context, o *source.Opened, ref string) (*Verifier, error) {
+func NewVerifier(ctx context.Context, o source.Source, ref string) (*Verifier, error) {
 	v := &Verifier{o: o, snaps: map[string]source.Snapshot{}}
 	if ref != "" {
 		at, err := o.At(ctx, ref)
@@ -137,11 +138,7 @@ func (v *Verifier) relocate(vd Verdict) Verdict {
 	}
 	label := v.targetLabel()
 	if v.doc == nil && v.docErr == nil {
-		web := v.o.WebURL
-		if v.o.Kind == source.KindDir {
-			web = ""
-		}
-		res, err := v.x.Extract(v.target.Snapshot, locate.Meta{Repo: v.o.WebURL, Ref: v.target.Ref, WebURL: web})
+		res, err := v.x.Extract(v.target.Snapshot, locate.Meta{Repo: v.o.WebURL(), Ref: v.target.Ref, WebURL: v.target.WebURL})
 		if err != nil {
 			v.docErr = err
 		} else {
@@ -225,7 +222,7 @@ func (v *Verifier) search(c cite.Citation, orig []byte, sum string) Verdict {
 			n.Commit = at.Commit
 			n.WebURL = c.WebURL
 			if n.WebURL == "" {
-				n.WebURL = v.o.WebURL
+				n.WebURL = at.WebURL
 			}
 		}
 		return &n
@@ -386,7 +383,7 @@ func (v *Verifier) verifyNoCommit(ctx context.Context, c cite.Citation) Verdict 
 	nc := c
 	nc.Start, nc.End = best, best+n-1
 	if at.Commit != "" {
-		nc.Commit, nc.WebURL = at.Commit, v.o.WebURL
+		nc.Commit, nc.WebURL = at.Commit, at.WebURL
 	}
 	return Verdict{Status: VerifyMoved, Citation: c, New: &nc}
 }
@@ -397,15 +394,21 @@ func (v *Verifier) snapshotAt(ctx context.Context, commit string) (source.Snapsh
 	if s, ok := v.snaps[commit]; ok {
 		return s, nil
 	}
-	if v.o.Kind == source.KindDir {
-		return nil, &source.Error{Problem: fmt.Sprintf("the citation names commit %s but %s is a plain directory", shortHex(commit), v.o.Dir), Remedy: source.UseGitRepository, Err: source.ErrPlainDirectory}
+	repo, err := v.o.Repository()
+	if err != nil {
+		return nil, fmt.Errorf("the citation names commit %s but %w", shortHex(commit), err)
 	}
-	c, err := v.commit(commit)
-	if errors.Is(err, errNoCommit) && (v.o.Kind == source.KindURL || v.o.Kind == source.KindPin) {
+	c, err := findCommit(repo, commit)
+	if errors.Is(err, errNoCommit) {
+		// Only a fetched source can bring it; Ensure does nothing for a
+		// local repository. A fetch may start the cache afresh, with a
+		// new repository.
 		if ferr := v.o.Ensure(ctx, commit); ferr != nil {
 			return nil, fmt.Errorf("commit %s: %w", shortHex(commit), ferr)
 		}
-		c, err = v.commit(commit)
+		if repo, err = v.o.Repository(); err == nil {
+			c, err = findCommit(repo, commit)
+		}
 	}
 	if errors.Is(err, errNoCommit) {
 		return nil, &source.Error{Problem: fmt.Sprintf("commit %s is not in this repository", shortHex(commit)), Remedy: source.UseClone}
@@ -413,7 +416,7 @@ func (v *Verifier) snapshotAt(ctx context.Context, commit string) (source.Snapsh
 	if err != nil {
 		return nil, err
 	}
-	snap, err := source.NewGitSnapshot(v.o.Repo, c)
+	snap, err := source.NewGitSnapshot(repo, c)
 	if err != nil {
 		return nil, err
 	}
@@ -423,9 +426,11 @@ func (v *Verifier) snapshotAt(ctx context.Context, commit string) (source.Snapsh
 
 var errNoCommit = errors.New("no such commit")
 
-func (v *Verifier) commit(id string) (*object.Commit, error) {
+// findCommit reads the commit a full or abbreviated id names in repo,
+// errNoCommit when repo does not hold it.
+func findCommit(repo *git.Repository, id string) (*object.Commit, error) {
 	if len(id) == 40 {
-		c, err := v.o.Repo.CommitObject(plumbing.NewHash(id))
+		c, err := repo.CommitObject(plumbing.NewHash(id))
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			return nil, errNoCommit
 		}
@@ -434,7 +439,7 @@ func (v *Verifier) commit(id string) (*object.Commit, error) {
 		}
 		return c, nil
 	}
-	c, err := source.ResolveCommit(v.o.Repo, id)
+	c, err := source.ResolveCommit(repo, id)
 	if err != nil {
 		if strings.Contains(err.Error(), "ambiguous") {
 			return nil, fmt.Errorf("abbreviated commit %s matches several commits; cite the full id", id)

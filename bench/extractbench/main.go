@@ -23,7 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
@@ -107,7 +106,7 @@ func first(cat *findings.Catalog, n int) {
 	cat.Definitions = defs
 }
 
-func (c *common) open() (*source.Opened, error) {
+func (c *common) open() (source.Source, error) {
 	if c.repo == "" {
 		return nil, fmt.Errorf("no repository: pass -repo or set KEYFINDINGS_OPENCODE_REPO")
 	}
@@ -173,7 +172,7 @@ func runReleases(args []string) error {
 		}
 		snaps[i] = at.Snapshot
 	}
-	results, err := extractAll(x, snaps, tags, o.WebURL, *serial)
+	results, err := extractAll(x, snaps, tags, o.WebURL(), *serial)
 	if err != nil {
 		return err
 	}
@@ -241,19 +240,17 @@ func extractAll(x *locate.Extractor, snaps []source.Snapshot, tags []string, web
 
 // releaseTags lists the release tags (vMAJOR.MINOR.PATCH, no pre-release)
 // in semver order, from..to inclusive.
-func releaseTags(o *source.Opened, from, to string) ([]string, error) {
-	iter, err := o.Repo.Tags()
+func releaseTags(o source.Source, from, to string) ([]string, error) {
+	names, err := o.Tags(context.Background())
 	if err != nil {
 		return nil, err
 	}
 	var tags []string
-	iter.ForEach(func(ref *plumbing.Reference) error {
-		name := ref.Name().Short()
+	for _, name := range names {
 		if _, ok := semver(name); ok {
 			tags = append(tags, name)
 		}
-		return nil
-	})
+	}
 	sort.Slice(tags, func(i, j int) bool { return less(tags[i], tags[j]) })
 	lo, hi := 0, len(tags)
 	for i, t := range tags {

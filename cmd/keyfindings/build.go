@@ -99,7 +99,7 @@ func (s *sourceFlags) extractCache() string {
 }
 
 // open opens the source the flags name.
-func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*source.Opened, error) {
+func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (source.Source, error) {
 	if s.webURL != "" && !cite.IsWebURL(s.webURL) {
 		return nil, usagef("--web-url %q is not an http(s) URL of a repository (a host, and no query, fragment or /blob/ part); give its web address, such as https://github.com/anomalyco/opencode", s.webURL)
 	}
@@ -110,19 +110,17 @@ func (s *sourceFlags) open(ctx context.Context, stderr io.Writer) (*source.Opene
 	return source.Open(ctx, opts)
 }
 
-// extractAt resolves ref in o and runs the catalog there.
-func extractAt(ctx context.Context, o *source.Opened, x *locate.Extractor, ref string) (*locate.Result, error) {
+// extractAt resolves ref in o and runs the catalog there. A snapshot
+// without a commit (a plain directory) where nothing is located is the
+// wrong directory, not a record of absence: that is an error.
+func (s *sourceFlags) extractAt(ctx context.Context, o source.Source, x *locate.Extractor, ref string) (*locate.Result, error) {
 	at, err := o.At(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	web := o.WebURL
-	if o.Kind == source.KindDir {
-		web = ""
-	}
-	res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: web})
-	if err == nil && o.Kind == source.KindDir && noneFound(res.Document) {
-		return nil, fmt.Errorf("--repo %s holds none of opencode's sources (0 of %d findings located); point --repo at an opencode checkout or clone", o.Dir, len(res.Document.Findings))
+	res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL(), Ref: at.Ref, WebURL: at.WebURL})
+	if err == nil && at.Commit == "" && noneFound(res.Document) {
+		return nil, fmt.Errorf("--repo %s holds none of opencode's sources (0 of %d findings located); point --repo at an opencode checkout or clone", s.repo, len(res.Document.Findings))
 	}
 	return res, err
 }
@@ -151,7 +149,7 @@ func (s *sourceFlags) extractOne(stderr io.Writer) (*findings.Catalog, *locate.R
 		return nil, nil, err
 	}
 	defer o.Close()
-	res, err := extractAt(ctx, o, x, s.ref)
+	res, err := s.extractAt(ctx, o, x, s.ref)
 	if err != nil {
 		return nil, nil, err
 	}

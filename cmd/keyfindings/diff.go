@@ -131,10 +131,7 @@ func loadSides(src *sourceFlags, args []string, stderr io.Writer) ([]*findings.D
 	}
 	defer o.Close()
 	for _, i := range refs {
-		if err := o.Ensure(ctx, args[i]); err != nil {
-			return nil, err
-		}
-		res, err := extractAt(ctx, o, x, args[i])
+		res, err := src.extractAt(ctx, o, x, args[i])
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -58,22 +59,23 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	if o.Kind == source.KindDir {
+	q := history.Query{AllCommits: *all, Repo: o.WebURL(), WebURL: o.WebURL(), CacheDir: src.extractCache()}
+	repo, err := logRange(ctx, o, &q, *from, *to)
+	if errors.Is(err, source.ErrPlainDirectory) {
 		return fmt.Errorf("--repo %s is a plain directory, which has no history; point --repo at a git repository", src.repo)
 	}
-	q := history.Query{AllCommits: *all, Repo: o.WebURL, WebURL: o.WebURL, CacheDir: src.extractCache()}
-	if q.To, q.From, err = logRange(ctx, o, *from, *to); err != nil {
+	if err != nil {
 		return err
 	}
 	for _, f := range follow {
 		if f.Definition.Expect == findings.ExpectAll && f.ID == f.Definition.ID {
-			return expectAllError(o, f.Definition, q.To)
+			return expectAllError(repo, f.Definition, q.To)
 		}
 	}
-	if q.Releases, err = history.Releases(o.Repo); err != nil {
+	if q.Releases, err = history.Releases(repo); err != nil {
 		return err
 	}
-	hs, err := history.LogEach(o.Repo, q, follow)
+	hs, err := history.LogEach(repo, q, follow)
 	if errors.Is(err, history.ErrShallow) {
 		return fmt.Errorf("%v; pass --repo PATH to a full clone", err)
 	}
@@ -84,7 +86,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	case "text":
 		return history.Histories(hs).WriteText(stdout)
 	case "md":
-		return history.Histories(hs).WriteMarkdown(stdout, o.WebURL)
+		return history.Histories(hs).WriteMarkdown(stdout, o.WebURL())
 	}
 	data, err := history.Histories(hs).MarshalIndent()
 	if err != nil {
@@ -94,50 +96,53 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// logRange resolves --to (default: the pin's tag when the repository
-// holds it, else HEAD) and --from. A fetched source is fetched in full:
-// a log needs the whole history, not a shallow tag.
-func logRange(ctx context.Context, o *source.Opened, from, to string) (*object.Commit, *object.Commit, error) {
-	if to == "" {
-		to = o.DefaultRef
-		if pin := findings.DefaultPin(); pin.Ref != "" {
-			if _, err := o.Repo.Reference(plumbing.NewTagReferenceName(pin.Ref), true); err == nil {
-				to = pin.Ref
-			}
-		}
+// logRange sets q.To from --to (default: the source's default ref, the
+// pin's tag when the repository holds it, else HEAD) and q.From from
+// --from, and returns the repository to walk. A fetched source is fetched
+// in full: a log needs the whole history, not a shallow tag. A plain
+// directory has no history: the error wraps source.ErrPlainDirectory.
+func logRange(ctx context.Context, o source.Source, q *history.Query, from, to string) (*git.Repository, error) {
+	repo, err := o.Repository()
+	if err != nil {
+		return nil, err
 	}
-	if s, err := o.Repo.Storer.Shallow(); err == nil && len(s) > 0 {
+	if s, err := repo.Storer.Shallow(); err == nil && len(s) > 0 {
 		// A fetched pin or tag is shallow; "HEAD" fetches every branch
-		// and tag in full, starting the cache entry afresh.
+		// and tag in full, starting the cache entry afresh (and so with
+		// a new repository).
 		if err := o.Ensure(ctx, "HEAD"); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	at, err := o.At(ctx, to)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--to: %w", err)
+		return nil, fmt.Errorf("--to: %w", err)
 	}
-	toCommit, err := o.Repo.CommitObject(plumbing.NewHash(at.Commit))
-	if err != nil {
-		return nil, nil, fmt.Errorf("--to %s: %w", to, err)
+	if repo, err = o.Repository(); err != nil {
+		return nil, err
+	}
+	if q.To, err = repo.CommitObject(plumbing.NewHash(at.Commit)); err != nil {
+		return nil, fmt.Errorf("--to %s: %w", at.Ref, err)
 	}
 	if from == "" {
-		return toCommit, nil, nil
+		return repo, nil
 	}
 	if err := o.Ensure(ctx, from); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	fromCommit, err := source.ResolveCommit(o.Repo, from)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--from: %w", err)
+	if repo, err = o.Repository(); err != nil {
+		return nil, err
 	}
-	return toCommit, fromCommit, nil
+	if q.From, err = source.ResolveCommit(repo, from); err != nil {
+		return nil, fmt.Errorf("--from: %w", err)
+	}
+	return repo, nil
 }
 
 // expectAllError names the record ids a definition with expect: all gives
 // at --to, since log follows one record.
-func expectAllError(o *source.Opened, def *findings.Definition, to *object.Commit) error {
-	snap, err := source.NewGitSnapshot(o.Repo, to)
+func expectAllError(repo *git.Repository, def *findings.Definition, to *object.Commit) error {
+	snap, err := source.NewGitSnapshot(repo, to)
 	if err != nil {
 		return err
 	}

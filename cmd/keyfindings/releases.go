@@ -93,10 +93,14 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	if o.Kind == source.KindDir {
+	tags, err := o.Tags(ctx)
+	if errors.Is(err, source.ErrPlainDirectory) {
 		return fmt.Errorf("--repo %s is a plain directory, which has no release tags; point --repo at a git repository", src.repo)
 	}
-	tags, err := o.Tags(ctx)
+	if err != nil {
+		return err
+	}
+	repo, err := o.Repository()
 	if err != nil {
 		return err
 	}
@@ -110,13 +114,13 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL}
+	key := site.ReleasesKey{Tool: tool, Catalog: catalog, Repo: o.WebURL()}
 	names := make([]string, len(chosen))
 	for i, t := range chosen {
 		names[i] = t.Name
 	}
 	dir.Plan(names, *prune)
-	commits := tagCommits(o.Repo)
+	commits := tagCommits(repo)
 	reused := 0
 	var firstCommit, lastCommit string
 	began := time.Now()
@@ -174,7 +178,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 // pages rendered again from the records in dir ("reused") when it was
 // built there from the same commit with key, else extracted. It returns
 // how, for the progress line, and the commit the tag names.
-func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x *locate.Extractor, key site.ReleasesKey, tag, commit string) (how, _ string, err error) {
+func putRelease(ctx context.Context, dir *site.ReleasesDir, o source.Source, x *locate.Extractor, key site.ReleasesKey, tag, commit string) (how, _ string, err error) {
 	if commit != "" && dir.Current(key, tag, commit) {
 		return "up to date", commit, nil
 	}
@@ -189,7 +193,7 @@ func putRelease(ctx context.Context, dir *site.ReleasesDir, o *source.Opened, x 
 	how = "reused"
 	if rel == nil {
 		onExtract(tag)
-		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: at.Ref, WebURL: o.WebURL})
+		res, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL(), Ref: at.Ref, WebURL: at.WebURL})
 		if err != nil {
 			return "", "", err
 		}

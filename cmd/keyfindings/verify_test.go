@@ -235,6 +235,13 @@ func TestVerifyPlainDir(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("plain-dir citation against a ref: exit %d %s\n got %s\nwant %s…", code, stderr, out, want)
 	}
+	// A citation at a commit cannot be checked in a plain directory.
+	cc := f.cite(t, "registry-order", "v0.1.0")
+	out, _, code = kf("verify", "--repo", dir, "--quiet", cc)
+	want = "error " + cc + ": the citation names commit " + f.commits[0][:7] + " but " + dir + " is a plain directory; point --repo at a git repository\n"
+	if code != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("commit citation in a plain dir: exit %d\n got %s\nwant %s…", code, out, want)
+	}
 }
 
 // TestVerifyRelocatesByID: with --ref, a citation that names its finding
