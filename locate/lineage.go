@@ -105,6 +105,9 @@ func (l *lineage) place(h source.History, commit, tag string) (Place, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if cachesOff.lineage {
+		clear(l.graphs)
+	}
 	g, ok := l.graphs[h]
 	if !ok {
 		g = &graph{h: h, nodes: map[string]*node{}, tags: map[string]string{}, walks: map[string]*targetWalk{}}

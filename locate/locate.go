@@ -21,7 +21,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/keyfindings/keyfindings/findings"
-	"github.com/keyfindings/keyfindings/tokens"
 )
 
 // compiledDef is a definition whose queries compiled: one compiled shape
@@ -392,6 +391,10 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.Record, error) {
 	r.x.cpu <- struct{}{}
 	defer func() { <-r.x.cpu }()
+	if cachesOff.results {
+		recs, _, err := r.locate(cd, noSearch)
+		return recs, err
+	}
 	c := r.x.results
 	e := c.entry(key)
 	e.mu.Lock()
@@ -413,9 +416,7 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 		}
 	}
 	c.misses.Add(1)
-	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}, noSearch: noSearch}
-	recs, err := l.locate(cd)
-	l.close()
+	recs, deps, err := r.locate(cd, noSearch)
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +424,7 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 	if !ok {
 		return recs, nil
 	}
-	v := &cachedResult{Deps: l.depList(), Records: kept}
+	v := &cachedResult{Deps: deps, Records: kept}
 	e.variants = append([]*cachedResult{v}, e.variants...)
 	if len(e.variants) > maxVariants {
 		e.variants = e.variants[:maxVariants]
@@ -432,6 +433,17 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 		c.disk.store(key, e.variants)
 	}
 	return r.publish(kept), nil
+}
+
+// locate locates cd afresh in r and lists what it read.
+func (r *run) locate(cd *compiledDef, noSearch bool) ([]*findings.Record, []dep, error) {
+	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}, noSearch: noSearch}
+	defer l.close()
+	recs, err := l.locate(cd)
+	if err != nil {
+		return nil, nil, err
+	}
+	return recs, l.depList(), nil
 }
 
 // locator locates one definition in a run, on one goroutine: it holds its
@@ -764,7 +776,7 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 	best := -1
 	for _, e := range found.entries {
 		miss := missKey{cd, e.Blob}
-		if e.Blob != "" {
+		if e.Blob != "" && !cachesOff.misses {
 			if _, ok := l.run.x.misses.Load(miss); ok {
 				continue
 			}
@@ -784,7 +796,7 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 			return nil, nil, err
 		}
 		if len(got) == 0 {
-			if e.Blob != "" {
+			if e.Blob != "" && !cachesOff.misses {
 				l.run.x.misses.Store(miss, struct{}{})
 			}
 			continue
@@ -937,7 +949,7 @@ func (l *locator) record(cd *compiledShape, s *span, movedFrom string) (*finding
 	if d.ModelText {
 		// Counted here, where every located record is built; cached
 		// records keep the counts they were built with.
-		t, err := tokens.Count(loc.Excerpt)
+		t, err := countTokens(loc.Excerpt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.file.Path, err)
 		}

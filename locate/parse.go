@@ -68,6 +68,7 @@ func widestNode(root *sitter.Node) (int, int) {
 
 // parseFile parses f with the grammar its extension names.
 func parseFile(f *source.File) (*parsedFile, error) {
+	counted.parses.Add(1)
 	lang := languageFor(f.Path)
 	p := sitter.NewParser()
 	defer p.Close()
@@ -276,7 +277,11 @@ func (c *parseCache) release(e *cachedParse) {
 	}
 	e.idle = c.idle.PushFront(e)
 	c.idleBytes += len(e.base.Data)
-	for c.idleBytes > idleSource {
+	budget := idleSource
+	if cachesOff.parseIdle {
+		budget = 0
+	}
+	for c.idleBytes > budget {
 		old := c.idle.Remove(c.idle.Back()).(*cachedParse)
 		c.idleBytes -= len(old.base.Data)
 		old.idle = nil
