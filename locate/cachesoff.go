@@ -13,9 +13,6 @@ var cachesOff struct {
 	// anchors: every .ts/.tsx blob is read and tested for the anchors in
 	// every tree search (anchors.go).
 	anchors bool
-	// misses: a blob a shape's query found nothing in is parsed and
-	// queried again at the next search (Extractor.misses).
-	misses bool
 	// parseIdle: a tree no Extract call holds is freed at once
 	// (parseCache, idleSource).
 	parseIdle bool
