@@ -13,9 +13,6 @@ var cachesOff struct {
 	// anchors: every .ts/.tsx blob is read and tested for the anchors in
 	// every tree search (anchors.go).
 	anchors bool
-	// parseIdle: a tree no Extract call holds is freed at once
-	// (parseCache, idleSource).
-	parseIdle bool
 	// parseShare: every locator parses the files it reads itself, instead
 	// of sharing one tree per blob among the calls in flight.
 	parseShare bool

@@ -13,7 +13,7 @@ import (
 func SetCacheOff(name string, off bool) error {
 	p, ok := map[string]*bool{
 		"results": &cachesOff.results, "anchors": &cachesOff.anchors,
-		"parse-idle": &cachesOff.parseIdle, "parse-share": &cachesOff.parseShare, "runs": &cachesOff.runs,
+		"parse-share": &cachesOff.parseShare, "runs": &cachesOff.runs,
 		"lineage": &cachesOff.lineage, "tokens": &cachesOff.tokens,
 	}[name]
 	if !ok {
