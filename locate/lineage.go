@@ -105,9 +105,6 @@ func (l *lineage) place(h source.History, commit, tag string) (Place, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if cachesOff.lineage {
-		clear(l.graphs)
-	}
 	g, ok := l.graphs[h]
 	if !ok {
 		g = &graph{h: h, nodes: map[string]*node{}, tags: map[string]string{}, walks: map[string]*targetWalk{}}
@@ -398,8 +395,12 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 	}
 	x.src.Lock()
 	defer x.src.Unlock()
+	l := x.lineage
+	if cachesOff.lineage {
+		l = newLineage()
+	}
 	if d.Since != "" {
-		p, err := x.lineage.place(h, snap.Commit(), d.Since)
+		p, err := l.place(h, snap.Commit(), d.Since)
 		if err != nil {
 			return nil, err
 		}
@@ -408,7 +409,7 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 		}
 	}
 	if d.Until != "" {
-		p, err := x.lineage.place(h, snap.Commit(), d.Until)
+		p, err := l.place(h, snap.Commit(), d.Until)
 		if err != nil {
 			return nil, err
 		}
