@@ -1,7 +1,6 @@
 package locate_test
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -16,6 +15,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/history"
@@ -50,24 +53,18 @@ func BenchmarkCaches(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	open := func(b *testing.B) *source.Opened {
-		o, err := source.Open(context.Background(), source.Options{Repo: dir, Pin: findings.DefaultPin()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		return o
-	}
-	extract := func(o *source.Opened, cacheDir string, tags ...string) error {
+	open := func(b *testing.B) *repo { return openRepo(b, dir) }
+	extract := func(o *repo, cacheDir string, tags ...string) error {
 		x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: cacheDir})
 		if err != nil {
 			return err
 		}
 		for _, tag := range tags {
-			at, err := o.At(context.Background(), tag)
+			snap, err := o.snapshot(tag)
 			if err != nil {
 				return err
 			}
-			if _, err := x.Extract(at.Snapshot, locate.Meta{Repo: o.WebURL, Ref: tag, WebURL: o.WebURL}); err != nil {
+			if _, err := x.Extract(snap, locate.Meta{Repo: o.webURL, Ref: tag, WebURL: o.webURL}); err != nil {
 				return err
 			}
 		}
@@ -77,7 +74,7 @@ func BenchmarkCaches(b *testing.B) {
 	filled := func(b *testing.B, tag string) string {
 		d := b.TempDir()
 		o := open(b)
-		defer o.Close()
+		defer o.store.Close()
 		locate.ForgetCompiled()
 		if err := extract(o, d, tag); err != nil {
 			b.Fatal(err)
@@ -92,17 +89,17 @@ func BenchmarkCaches(b *testing.B) {
 		// an empty one).
 		from     func(b *testing.B) string
 		variants []string
-		run      func(o *source.Opened, cacheDir string) error
+		run      func(o *repo, cacheDir string) error
 	}
 	releases := strings.Fields(locate.Releases27)
 	workloads := []workload{
-		{name: "cold", variants: common, run: func(o *source.Opened, d string) error { return extract(o, d, "v1.18.3") }},
+		{name: "cold", variants: common, run: func(o *repo, d string) error { return extract(o, d, "v1.18.3") }},
 		{name: "warm", from: func(b *testing.B) string { return filled(b, "v1.18.3") }, variants: withDisk,
-			run: func(o *source.Opened, d string) error { return extract(o, d, "v1.18.3") }},
+			run: func(o *repo, d string) error { return extract(o, d, "v1.18.3") }},
 		{name: "next", from: func(b *testing.B) string { return filled(b, "v1.18.2") }, variants: withDisk,
-			run: func(o *source.Opened, d string) error { return extract(o, d, "v1.18.3") }},
-		{name: "releases", variants: common, run: func(o *source.Opened, d string) error { return extract(o, d, releases...) }},
-		{name: "log", variants: common, run: func(o *source.Opened, d string) error { return logRouting(cat, o, d) }},
+			run: func(o *repo, d string) error { return extract(o, d, "v1.18.3") }},
+		{name: "releases", variants: common, run: func(o *repo, d string) error { return extract(o, d, releases...) }},
+		{name: "log", variants: common, run: func(o *repo, d string) error { return logRouting(cat, o, d) }},
 	}
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
@@ -140,7 +137,7 @@ var onlyCaches = flag.String("caches.off", "", "BenchmarkCaches: measure only th
 
 // runVariant runs one workload with the cache v names off ("none": all
 // on), from a copy of the cache directory from, and measures it.
-func runVariant(b *testing.B, v, from string, open func(*testing.B) *source.Opened, run func(*source.Opened, string) error) (sample, error) {
+func runVariant(b *testing.B, v, from string, open func(*testing.B) *repo, run func(*repo, string) error) (sample, error) {
 	b.StopTimer()
 	defer b.StartTimer()
 	cacheDir := b.TempDir()
@@ -164,7 +161,7 @@ func runVariant(b *testing.B, v, from string, open func(*testing.B) *source.Open
 	locate.ForgetCompiled()
 	locate.ForgetTokenCounts()
 	o := open(b)
-	defer o.Close()
+	defer o.store.Close()
 	return measure(func() error { return run(o, cacheDir) })
 }
 
@@ -192,21 +189,58 @@ func trimCacheDir(b *testing.B, dir string, queries bool) {
 
 // logRouting is `keyfindings log system-prompt-routing --from v1.0.0 --to
 // v1.18.3`, without the output.
-func logRouting(cat *findings.Catalog, o *source.Opened, cacheDir string) error {
-	q := history.Query{Repo: o.WebURL, WebURL: o.WebURL, CacheDir: cacheDir}
+func logRouting(cat *findings.Catalog, o *repo, cacheDir string) error {
+	q := history.Query{Repo: o.webURL, WebURL: o.webURL, CacheDir: cacheDir}
 	var err error
-	if q.To, err = source.ResolveCommit(o.Repo, "v1.18.3"); err != nil {
+	if q.To, err = source.ResolveCommit(o.git, "v1.18.3"); err != nil {
 		return err
 	}
-	if q.From, err = source.ResolveCommit(o.Repo, "v1.0.0"); err != nil {
+	if q.From, err = source.ResolveCommit(o.git, "v1.0.0"); err != nil {
 		return err
 	}
-	if q.Releases, err = history.Releases(o.Repo); err != nil {
+	if q.Releases, err = history.Releases(o.git); err != nil {
 		return err
 	}
 	const id = "system-prompt-routing"
-	_, err = history.LogEach(o.Repo, q, []history.Finding{{ID: id, Definition: history.FindDefinition(cat, id)}})
+	_, err = history.LogEach(o.git, q, []history.Finding{{ID: id, Definition: history.FindDefinition(cat, id)}})
 	return err
+}
+
+// repo is the local copy of opencode's history, opened with go-git as
+// source.Open opens a repository (a 16 MiB object cache, a few pack files
+// kept open; see source/open.go), the permalinks citing the pinned
+// repository.
+type repo struct {
+	git    *git.Repository
+	store  *filesystem.Storage
+	webURL string
+}
+
+func openRepo(b *testing.B, dir string) *repo {
+	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, ok := r.Storer.(*filesystem.Storage)
+	if !ok {
+		b.Fatalf("%s: not a repository on disk", dir)
+	}
+	store := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(16*cache.MiByte), filesystem.Options{MaxOpenDescriptors: 8})
+	if r, err = git.Open(store, nil); err != nil {
+		b.Fatal(err)
+	}
+	o := &repo{git: r, store: store, webURL: strings.TrimSuffix(findings.DefaultPin().Repo, ".git")}
+	b.Cleanup(func() { store.Close() })
+	return o
+}
+
+// snapshot is the commit tag names.
+func (o *repo) snapshot(tag string) (source.Snapshot, error) {
+	c, err := source.ResolveCommit(o.git, tag)
+	if err != nil {
+		return nil, err
+	}
+	return source.NewGitSnapshot(o.git, c)
 }
 
 // sample is one measured run.
@@ -351,12 +385,7 @@ func BenchmarkCachesUnits(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	o, err := source.Open(context.Background(), source.Options{Repo: dir, Pin: findings.DefaultPin()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer o.Close()
-	at, err := o.At(context.Background(), "v1.18.3")
+	snap, err := openRepo(b, dir).snapshot("v1.18.3")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -364,7 +393,7 @@ func BenchmarkCachesUnits(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := x.Extract(at.Snapshot, locate.Meta{})
+	res, err := x.Extract(snap, locate.Meta{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -383,7 +412,7 @@ func BenchmarkCachesUnits(b *testing.B) {
 			continue
 		}
 		seen[p] = true
-		f, err := at.Snapshot.ReadFile(p)
+		f, err := snap.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
