@@ -6,7 +6,9 @@
 // (lineage).
 //
 // Compiling is done in groups of query texts (one tree-sitter query each);
-// an Extractor keeps what it compiled and parsed, and remembers located
-// records by the blobs they were computed from, in memory and on disk
-// under the cache directory, per keyfindings build (internal/buildid).
+// an Extractor keeps what it compiled, shares each blob's parse among the
+// calls in flight, and remembers located records by the blobs they were
+// computed from, in memory and on disk under the cache directory, per
+// keyfindings build (internal/buildid). bench/CACHES.md measures what
+// each of its caches saves.
 package locate

@@ -113,7 +113,7 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 	}
 	f.runsMu.Lock()
 	defer f.runsMu.Unlock()
-	if ms, ok := f.runs[key]; ok {
+	if ms, ok := f.runs[key]; ok && !cachesOff.runs {
 		return ms, nil
 	}
 	sq, err := g.forLanguage(f.lang)
@@ -124,6 +124,7 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 	if err != nil {
 		return nil, err
 	}
+	counted.queryRuns.Add(1)
 	cur := sitter.NewQueryCursor()
 	defer cur.Close()
 	if within != nil {

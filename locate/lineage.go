@@ -450,8 +450,12 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 	}
 	x.src.Lock()
 	defer x.src.Unlock()
+	l := x.lineage
+	if cachesOff.lineage {
+		l = newLineage()
+	}
 	if d.Since != "" {
-		p, err := x.lineage.place(h, snap.Commit(), d.Since)
+		p, err := l.place(h, snap.Commit(), d.Since)
 		if err != nil {
 			return nil, err
 		}
@@ -460,7 +464,7 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 		}
 	}
 	if d.Until != "" {
-		p, err := x.lineage.place(h, snap.Commit(), d.Until)
+		p, err := l.place(h, snap.Commit(), d.Until)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/keyfindings/keyfindings/findings"
-	"github.com/keyfindings/keyfindings/tokens"
 )
 
 // compiledDef is a definition whose queries compiled: one compiled shape
@@ -91,11 +90,6 @@ type Extractor struct {
 	anchors *anchorCache
 	// lineage remembers the ancestry of the commits asked about.
 	lineage *lineage
-	// misses remembers the blobs a shape's tree search found nothing in
-	// (a missKey set): the result depends on the bytes alone, and the same
-	// blobs are searched again at commit after commit of a log or of a
-	// run of releases.
-	misses sync.Map
 	// src serialises every call into a snapshot (see run).
 	src sync.Mutex
 	// cpu bounds the definitions being located at once, over all calls.
@@ -393,6 +387,10 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.Record, error) {
 	r.x.cpu <- struct{}{}
 	defer func() { <-r.x.cpu }()
+	if cachesOff.results {
+		recs, _, err := r.locate(cd, noSearch)
+		return recs, err
+	}
 	c := r.x.results
 	e := c.entry(key)
 	e.mu.Lock()
@@ -414,9 +412,7 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 		}
 	}
 	c.misses.Add(1)
-	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}, noSearch: noSearch}
-	recs, err := l.locate(cd)
-	l.close()
+	recs, deps, err := r.locate(cd, noSearch)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +420,7 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 	if !ok {
 		return recs, nil
 	}
-	v := &cachedResult{Deps: l.depList(), Records: kept}
+	v := &cachedResult{Deps: deps, Records: kept}
 	e.variants = append([]*cachedResult{v}, e.variants...)
 	if len(e.variants) > maxVariants {
 		e.variants = e.variants[:maxVariants]
@@ -433,6 +429,17 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 		c.disk.store(key, e.variants)
 	}
 	return r.publish(kept), nil
+}
+
+// locate locates cd afresh in r and lists what it read.
+func (r *run) locate(cd *compiledDef, noSearch bool) ([]*findings.Record, []dep, error) {
+	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}, noSearch: noSearch}
+	defer l.close()
+	recs, err := l.locate(cd)
+	if err != nil {
+		return nil, nil, err
+	}
+	return recs, l.depList(), nil
 }
 
 // locator locates one definition in a run, on one goroutine: it holds its
@@ -764,12 +771,6 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 	var hits []hit
 	best := -1
 	for _, e := range found.entries {
-		miss := missKey{cd, e.Blob}
-		if e.Blob != "" {
-			if _, ok := l.run.x.misses.Load(miss); ok {
-				continue
-			}
-		}
 		f, err := l.run.readEntry(e)
 		if err != nil {
 			// Too large, or a blob missing from a partial copy: it
@@ -785,9 +786,6 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 			return nil, nil, err
 		}
 		if len(got) == 0 {
-			if e.Blob != "" {
-				l.run.x.misses.Store(miss, struct{}{})
-			}
 			continue
 		}
 		score := SharedSuffix(e.Path, cd.def.Path)
@@ -802,12 +800,6 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 		}
 	}
 	return spans, found.skipped, nil
-}
-
-// missKey names a blob a shape's query matched nothing in.
-type missKey struct {
-	shape *compiledShape
-	blob  string
 }
 
 // skippedNote words, for a record, the tree entries a search passed over.
@@ -938,7 +930,7 @@ func (l *locator) record(cd *compiledShape, s *span, movedFrom string) (*finding
 	if d.ModelText {
 		// Counted here, where every located record is built; cached
 		// records keep the counts they were built with.
-		t, err := tokens.Count(loc.Excerpt)
+		t, err := countTokens(loc.Excerpt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.file.Path, err)
 		}

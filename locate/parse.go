@@ -1,7 +1,6 @@
 package locate
 
 import (
-	"container/list"
 	"context"
 	"fmt"
 	"path"
@@ -68,6 +67,7 @@ func widestNode(root *sitter.Node) (int, int) {
 
 // parseFile parses f with the grammar its extension names.
 func parseFile(f *source.File) (*parsedFile, error) {
+	counted.parses.Add(1)
 	lang := languageFor(f.Path)
 	p := sitter.NewParser()
 	defer p.Close()
@@ -198,30 +198,20 @@ func (f *parsedFile) syntaxErrors(r byteRange) []int {
 }
 
 // parseCache shares syntax trees by blob among the Extract calls that use
-// them, so a blob is parsed once however many definitions and snapshots
-// read it. A tree lives while some call holds it; when the last one ends
-// it is kept among the idle trees, up to idleSource bytes of source (the
-// least recently used go first). Most blobs need no tree in the next
-// release anyway, since the records computed from them are kept by blob id
-// (see results.go), so memory stays bounded by the calls in flight plus
-// the idle budget, not by the number of releases read.
+// them, so a blob is parsed once however many definitions of the calls in
+// flight read it. A tree lives while some call holds it and is freed when
+// the last one ends: the next snapshot rarely needs it, since the records
+// computed from a blob are kept by blob id (see results.go), so memory
+// stays bounded by the calls in flight, not by the number of releases
+// read. (Keeping the trees no call held, up to 8 MiB of them, saved some
+// 50 parses of 320, under 1% of the CPU time, over opencode's releases
+// v1.16.0..v1.18.3, and nothing on one build or a log: bench/CACHES.md.)
 type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*cachedParse
-	// idle lists the entries no call holds, most recently released first.
-	idle      list.List
-	idleBytes int
 	// parses counts the trees built, for tests and benchmarks.
 	parses atomic.Int64
 }
-
-// idleSource bounds the source bytes of idle trees kept; a tree takes
-// about 30 bytes of memory per byte of TypeScript, so this is some 8 MiB.
-// They serve a definition located again because a file it cites changed
-// while the file it queries did not; on opencode's 27 releases
-// v1.16.0..v1.18.3 no blob is parsed twice even without them, and a
-// larger budget only adds to the peak memory.
-const idleSource = 256 << 10
 
 // cachedParse is one blob's parse. Its tree is never queried itself:
 // go-tree-sitter's Tree caches Go node values in a map without a lock, so
@@ -232,8 +222,7 @@ type cachedParse struct {
 	once  sync.Once
 	base  *parsedFile
 	err   error
-	users int           // calls holding the entry, under parseCache.mu
-	idle  *list.Element // its place in parseCache.idle while no call holds it
+	users int // calls holding the entry, under parseCache.mu
 }
 
 func newParseCache() *parseCache { return &parseCache{files: map[string]*cachedParse{}} }
@@ -252,36 +241,20 @@ func (c *parseCache) acquire(f *source.File) *cachedParse {
 		e = &cachedParse{key: key}
 		c.files[key] = e
 	}
-	if e.idle != nil {
-		c.idle.Remove(e.idle)
-		c.idleBytes -= len(e.base.Data)
-		e.idle = nil
-	}
 	e.users++
 	return e
 }
 
-// release drops one user of e. A parsed tree no call holds joins the idle
-// ones; the oldest idle trees beyond the budget are freed.
+// release drops one user of e; the tree no call holds any more is freed.
 func (c *parseCache) release(e *cachedParse) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e.users--; e.users > 0 {
 		return
 	}
-	if e.base == nil {
-		// Never parsed, or the parse failed: nothing to keep.
-		delete(c.files, e.key)
-		return
-	}
-	e.idle = c.idle.PushFront(e)
-	c.idleBytes += len(e.base.Data)
-	for c.idleBytes > idleSource {
-		old := c.idle.Remove(c.idle.Back()).(*cachedParse)
-		c.idleBytes -= len(old.base.Data)
-		old.idle = nil
-		delete(c.files, old.key)
-		old.base.close()
+	delete(c.files, e.key)
+	if e.base != nil {
+		e.base.close()
 	}
 }
 

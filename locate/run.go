@@ -136,6 +136,9 @@ func (r *run) lookup(p string) (string, error) {
 // parsed returns f's syntax tree for use by one goroutine, parsing the
 // blob on its first use by any run in flight. The caller closes the file.
 func (r *run) parsed(f *source.File) (*parsedFile, error) {
+	if cachesOff.parseShare {
+		return parseFile(f)
+	}
 	key := parseKey(f)
 	r.mu.Lock()
 	e, ok := r.held[key]

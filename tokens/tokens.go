@@ -5,7 +5,6 @@
 package tokens
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"sync"
 
@@ -32,51 +31,9 @@ var codecs = sync.OnceValues(func() ([2]tokenizer.Codec, error) {
 // Count returns text's length in tokens of o200k_base and cl100k_base.
 // Text is counted as ordinary text, as tiktoken's encode_ordinary does: the
 // spelling of a special token such as <|endoftext|> counts as the
-// characters it is made of. Count is safe for concurrent use.
-//
-// Counts are remembered by the text's SHA-256 (a bounded set): a log or a
-// run of releases counts the same prompt file at commit after commit.
+// characters it is made of. Count is safe for concurrent use; it
+// remembers nothing (locate remembers the counts it asked for).
 func Count(text string) (findings.Tokens, error) {
-	key := sha256.Sum256([]byte(text))
-	if t, ok := memo.get(key); ok {
-		return t, nil
-	}
-	t, err := count(text)
-	if err == nil {
-		memo.put(key, t)
-	}
-	return t, err
-}
-
-// memoSize bounds the remembered counts (about 50 bytes each).
-const memoSize = 1 << 14
-
-// counted remembers counts by text hash; it forgets all when full.
-type counted struct {
-	mu sync.Mutex
-	m  map[[sha256.Size]byte]findings.Tokens
-}
-
-var memo = &counted{m: map[[sha256.Size]byte]findings.Tokens{}}
-
-func (c *counted) get(k [sha256.Size]byte) (findings.Tokens, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t, ok := c.m[k]
-	return t, ok
-}
-
-func (c *counted) put(k [sha256.Size]byte, t findings.Tokens) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= memoSize {
-		clear(c.m)
-	}
-	c.m[k] = t
-}
-
-// count tokenizes text with both encodings.
-func count(text string) (findings.Tokens, error) {
 	cs, err := codecs()
 	if err != nil {
 		return findings.Tokens{}, err
