@@ -13,6 +13,9 @@ var cachesOff struct {
 	// anchors: every .ts/.tsx blob is read and tested for the anchors in
 	// every tree search (anchors.go).
 	anchors bool
+	// misses: a blob a shape's query found nothing in is parsed and
+	// queried again at the next search (Extractor.misses).
+	misses bool
 	// parseShare: every locator parses the files it reads itself, instead
 	// of sharing one tree per blob among the calls in flight.
 	parseShare bool

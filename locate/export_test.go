@@ -12,7 +12,7 @@ import (
 // on again.
 func SetCacheOff(name string, off bool) error {
 	p, ok := map[string]*bool{
-		"results": &cachesOff.results, "anchors": &cachesOff.anchors,
+		"results": &cachesOff.results, "anchors": &cachesOff.anchors, "misses": &cachesOff.misses,
 		"parse-share": &cachesOff.parseShare, "runs": &cachesOff.runs,
 		"lineage": &cachesOff.lineage, "tokens": &cachesOff.tokens,
 	}[name]

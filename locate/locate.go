@@ -90,6 +90,11 @@ type Extractor struct {
 	anchors *anchorCache
 	// lineage remembers the ancestry of the commits asked about.
 	lineage *lineage
+	// misses remembers the blobs a shape's tree search found nothing in
+	// (a missKey set): the result depends on the bytes alone, and the same
+	// blobs are searched again at commit after commit of a log or of a
+	// run of releases.
+	misses sync.Map
 	// src serialises every call into a snapshot (see run).
 	src sync.Mutex
 	// cpu bounds the definitions being located at once, over all calls.
@@ -771,6 +776,12 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 	var hits []hit
 	best := -1
 	for _, e := range found.entries {
+		miss := missKey{cd, e.Blob}
+		if e.Blob != "" && !cachesOff.misses {
+			if _, ok := l.run.x.misses.Load(miss); ok {
+				continue
+			}
+		}
 		f, err := l.run.readEntry(e)
 		if err != nil {
 			// Too large, or a blob missing from a partial copy: it
@@ -786,6 +797,9 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 			return nil, nil, err
 		}
 		if len(got) == 0 {
+			if e.Blob != "" && !cachesOff.misses {
+				l.run.x.misses.Store(miss, struct{}{})
+			}
 			continue
 		}
 		score := SharedSuffix(e.Path, cd.def.Path)
@@ -800,6 +814,12 @@ func (l *locator) searchTree(cd *compiledShape) (spans []*span, skipped []string
 		}
 	}
 	return spans, found.skipped, nil
+}
+
+// missKey names a blob a shape's query matched nothing in.
+type missKey struct {
+	shape *compiledShape
+	blob  string
 }
 
 // skippedNote words, for a record, the tree entries a search passed over.
