@@ -54,6 +54,8 @@ type ReleasesDir struct {
 	// when they were last written.
 	dirty   bool
 	flushed time.Time
+	// last is the release rendered last (one release's records at most).
+	last *lastRendered
 }
 
 // flushEvery is how often, at most, a run writes the top-level files
@@ -352,27 +354,53 @@ func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease
 	opts := d.opts
 	opts.nav = releaseNav(rel.Tag, prev, next)
 	opts.sameAs = linkSameAs(d.find(prev), recs)
-	files, doc, err := renderRelease(rel, opts)
+	rs, err := renderRelease(rel, opts)
 	if err != nil {
 		return nil, ManifestRelease{}, err
 	}
+	files, doc := rs.files, rs.doc
 	entry := ManifestRelease{
-		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: routeTotals(doc, d.routes),
+		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: totalsOf(rs.routes),
 		Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt),
 		Pages: key, Records: recs,
 	}
-	if d.find(prev) != nil {
-		prevDoc, _, err := d.readDoc(prev)
+	if before := d.find(prev); before != nil {
+		prevDoc, prevRoutes, err := d.evaluated(before)
 		if err != nil {
 			return nil, ManifestRelease{}, fmt.Errorf("release %s: read the release before it: %w", rel.Tag, err)
 		}
-		page, err := renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareReleases(prevDoc, doc, d.routes), opts.nav)
+		page, err := renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareEvaluated(prevDoc, doc, prevRoutes, rs.routes, d.routes), opts.nav)
 		if err != nil {
 			return nil, ManifestRelease{}, err
 		}
 		files[changesFile] = page
 	}
+	d.last = &lastRendered{tag: rel.Tag, findingsSHA256: entry.FindingsSHA256, doc: doc, routes: rs.routes}
 	return files, entry, nil
+}
+
+// lastRendered is the release a ReleasesDir rendered last, kept for the
+// changes page of the release after it (releases are put oldest first),
+// which would otherwise read it back and evaluate its routes again.
+type lastRendered struct {
+	tag            string
+	findingsSHA256 string
+	doc            *findings.Document
+	routes         []route.Result
+}
+
+// evaluated returns the records of the release r, as its findings.json
+// holds them, and their routes: those of the release rendered last when
+// that is r with the same findings.json, else read back and evaluated.
+func (d *ReleasesDir) evaluated(r *dirRelease) (*findings.Document, []route.Result, error) {
+	if l := d.last; l != nil && l.tag == r.entry.Tag && l.findingsSHA256 == r.entry.FindingsSHA256 {
+		return l.doc, l.routes, nil
+	}
+	doc, _, err := d.readDoc(r.entry.Tag)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, route.Totals(doc, d.routes), nil
 }
 
 // update writes those of files whose bytes differ from the release
