@@ -18,7 +18,7 @@ import (
 // ReleasesDir is a releases directory updated one release at a time. Each
 // release is written into place whole as soon as it is ready (its
 // directory renamed in); the top-level pages and the manifest follow
-// (at most every flushEvery during a run, and at its end), so a run that
+// (at most every flushInterval during a run, and at its end), so a run that
 // stops midway keeps every release it finished, and the index and
 // manifest list exactly the releases that are there. Releases a run does
 // not put stay as they are until removed.
@@ -54,6 +54,8 @@ type ReleasesDir struct {
 	// when they were last written.
 	dirty   bool
 	flushed time.Time
+	// flushCost is how long the last flush took.
+	flushCost time.Duration
 	// last is the release rendered last (one release's records at most).
 	last *lastRendered
 }
@@ -62,6 +64,18 @@ type ReleasesDir struct {
 // while releases are being put (every Put would make a run over n
 // releases render n indexes).
 const flushEvery = 2 * time.Second
+
+// flushShare bounds the time a run spends writing the top-level files
+// while releases are being put: rendering them grows with the number of
+// releases (about a second at a thousand), so after a flush that took t
+// the next waits at least flushShare·t.
+const flushShare = 10
+
+// flushInterval is how long a run waits after a flush that took cost
+// before the next.
+func flushInterval(cost time.Duration) time.Duration {
+	return max(flushEvery, flushShare*cost)
+}
 
 // dirRelease is one release of a ReleasesDir: its manifest entry, which
 // holds the summary of its records.
@@ -335,7 +349,7 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 		return err
 	}
 	d.rels, d.dirty = rels, true
-	if time.Since(d.flushed) >= flushEvery {
+	if time.Since(d.flushed) >= flushInterval(d.flushCost) {
 		return d.Flush()
 	}
 	return nil
@@ -484,6 +498,7 @@ func (d *ReleasesDir) Flush() error {
 	if d.fresh || len(d.rels) == 0 {
 		return nil
 	}
+	began := time.Now()
 	top, err := d.top(d.rels)
 	if err != nil {
 		return err
@@ -509,6 +524,7 @@ func (d *ReleasesDir) Flush() error {
 	}
 	d.pages = topPages(top)
 	d.dirty, d.flushed = false, time.Now()
+	d.flushCost = d.flushed.Sub(began)
 	return nil
 }
 

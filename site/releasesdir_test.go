@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // readTree returns the files under dir by slash path.
@@ -86,5 +87,50 @@ func TestReleasesDirChangesFromLastRendered(t *testing.T) {
 	}
 	if len(a) != len(b) {
 		t.Errorf("%d files in one run, %d with a run per release", len(a), len(b))
+	}
+}
+
+// TestReleasesDirFlushShare: while releases are being put, the top-level
+// files wait longer after a flush that took long (their rendering grows
+// with the number of releases), and Finish writes them all the same.
+func TestReleasesDirFlushShare(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	d, _, err := OpenReleasesDir(dir, false, strings.Compare, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rels := seriesReleases(t)[:3]
+	key := ReleasesKey{Tool: "t", Catalog: "c"}
+	if err := d.Put(rels[0], "c0", key); err != nil {
+		t.Fatal(err)
+	}
+	listed := func() bool {
+		m, _, err := ReadReleasesManifest(dir)
+		if err != nil || m == nil {
+			t.Fatalf("manifest: %v", err)
+		}
+		return len(m.Releases) == len(d.rels)
+	}
+	// Past flushEvery since the last flush, which was quick: this Put flushes.
+	d.flushed, d.flushCost = time.Now().Add(-flushEvery), time.Millisecond
+	if err := d.Put(rels[1], "c1", key); err != nil {
+		t.Fatal(err)
+	}
+	if !listed() {
+		t.Fatal("a Put past flushEvery after a quick flush did not write the manifest")
+	}
+	// As long since the last flush, but that one took a second: not yet.
+	d.flushed, d.flushCost = time.Now().Add(-flushEvery), time.Second
+	if err := d.Put(rels[2], "c2", key); err != nil {
+		t.Fatal(err)
+	}
+	if listed() {
+		t.Errorf("a Put %v after a flush that took 1s wrote the top-level files; want them to wait %v", flushEvery, flushInterval(time.Second))
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if !listed() {
+		t.Error("Finish did not write the manifest")
 	}
 }
