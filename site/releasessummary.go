@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
@@ -120,8 +122,10 @@ func (r *renderer) sameAsLink(rec *findings.Record, html bool) string {
 
 // lines returns the cited lines; nil when there are none.
 func (s RecordSummary) lines() *findings.Lines {
-	var start, end int
-	if _, err := fmt.Sscanf(s.Lines, "%d-%d", &start, &end); err != nil {
+	a, b, ok := strings.Cut(s.Lines, "-")
+	start, err1 := strconv.Atoi(a)
+	end, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil {
 		return nil
 	}
 	return &findings.Lines{Start: start, End: end}
