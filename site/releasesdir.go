@@ -368,6 +368,7 @@ func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease
 	opts := d.opts
 	opts.nav = releaseNav(rel.Tag, prev, next)
 	opts.sameAs = linkSameAs(d.find(prev), recs)
+	shareSummaries(d.find(prev), recs)
 	rs, err := renderRelease(rel, opts)
 	if err != nil {
 		return nil, ManifestRelease{}, err

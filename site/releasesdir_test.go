@@ -4,9 +4,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // readTree returns the files under dir by slash path.
@@ -132,5 +134,34 @@ func TestReleasesDirFlushShare(t *testing.T) {
 	}
 	if !listed() {
 		t.Error("Finish did not write the manifest")
+	}
+}
+
+// TestReleasesDirSharesSummaries: a record that does not change from one
+// release to the next is held once, not once a release (the summaries
+// are what a directory holds of every release).
+func TestReleasesDirSharesSummaries(t *testing.T) {
+	d, _, err := OpenReleasesDir(filepath.Join(t.TempDir(), "out"), false, strings.Compare, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rel := range seriesReleases(t)[:2] {
+		if err := d.Put(rel, "c"+strconv.Itoa(i), ReleasesKey{Tool: "t"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shared := 0
+	for _, s := range d.rels[1].entry.Records {
+		p := recordOf(d.rels[0].entry.Records, s.ID)
+		if p == nil || *p != s {
+			continue
+		}
+		if unsafe.StringData(p.Title) != unsafe.StringData(s.Title) {
+			t.Errorf("record %s: the same summary at both releases holds its own strings", s.ID)
+		}
+		shared++
+	}
+	if shared == 0 {
+		t.Fatal("no record is the same at both releases")
 	}
 }

@@ -109,6 +109,20 @@ func linkSameAs(prev *dirRelease, recs []RecordSummary) map[string]string {
 	return m
 }
 
+// shareSummaries replaces each summary of recs that is the same as the
+// release prev's (nil for none) by prev's, so that the directory holds
+// the strings of a record that does not change once, not once a release.
+func shareSummaries(prev *dirRelease, recs []RecordSummary) {
+	if prev == nil {
+		return
+	}
+	for k := range recs {
+		if p := recordOf(prev.entry.Records, recs[k].ID); p != nil && *p == recs[k] {
+			recs[k] = *p
+		}
+	}
+}
+
 // sameAsLink is what a page of a releases directory shows instead of an
 // excerpt that an earlier release's pages show already (Options.sameAs):
 // a link to it there. "" where the excerpt is to be shown.
