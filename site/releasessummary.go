@@ -157,15 +157,28 @@ func linesText(l findings.Lines) string {
 // timeline page (as the definitions' ids do).
 var timelineIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
+// summaryDiff is a diff of two releases' summaries, its findings by id
+// (every timeline looks up its finding in every release's diff).
+type summaryDiff struct {
+	*diff.Diff
+	byID map[string]*diff.FindingDiff
+}
+
 // summaryDiffs compares each release's summaries with the release
 // before (nil for the oldest), as diff.Compare compares records.
-func summaryDiffs(rels []*dirRelease) []*diff.Diff {
-	diffs := make([]*diff.Diff, len(rels))
+func summaryDiffs(rels []*dirRelease) []*summaryDiff {
+	diffs := make([]*summaryDiff, len(rels))
 	var prev *findings.Document
 	for i, r := range rels {
 		doc := stubDocument(r.entry.Tag, r.entry.Records)
 		if i > 0 {
-			diffs[i] = diff.Compare(prev, doc)
+			d := &summaryDiff{Diff: diff.Compare(prev, doc), byID: map[string]*diff.FindingDiff{}}
+			for _, f := range d.Findings {
+				if d.byID[f.ID] == nil {
+					d.byID[f.ID] = f
+				}
+			}
+			diffs[i] = d
 		}
 		prev = doc
 	}
@@ -190,7 +203,7 @@ type segment struct {
 
 // timeline collapses the records of id across rels into segments, oldest
 // first. diffs are summaryDiffs(rels).
-func timeline(id string, rels []*dirRelease, diffs []*diff.Diff) []segment {
+func timeline(id string, rels []*dirRelease, diffs []*summaryDiff) []segment {
 	var segs []segment
 	for i, r := range rels {
 		rec := recordOf(r.entry.Records, id)
@@ -198,7 +211,7 @@ func timeline(id string, rels []*dirRelease, diffs []*diff.Diff) []segment {
 			segs = append(segs, segment{From: 0, To: 0, Rec: rec})
 			continue
 		}
-		fd := diffOf(diffs[i], id)
+		fd := diffs[i].byID[id]
 		if fd == nil || !fd.Differs() {
 			segs[len(segs)-1].To = i
 			continue
@@ -216,15 +229,6 @@ func recordOf(recs []RecordSummary, id string) *RecordSummary {
 	for i := range recs {
 		if recs[i].ID == id {
 			return &recs[i]
-		}
-	}
-	return nil
-}
-
-func diffOf(d *diff.Diff, id string) *diff.FindingDiff {
-	for _, f := range d.Findings {
-		if f.ID == id {
-			return f
 		}
 	}
 	return nil
