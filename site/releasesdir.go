@@ -292,6 +292,22 @@ func releaseNav(tag, prev, next string) []navItem {
 	return nav
 }
 
+// Listed reports whether the manifest read at open lists the release tag
+// as built from commit with key: then Current or Reuse may well find it
+// as a run would write it, and a run need not extract it ahead. It reads
+// only the manifest as read at open, so it may run beside Put and Flush.
+func (d *ReleasesDir) Listed(key ReleasesKey, tag, commit string) bool {
+	if d.manifest == nil {
+		return false
+	}
+	for _, e := range d.manifest.Releases {
+		if e.Tag == tag {
+			return e.Commit == commit && e.ReleasesKey == key
+		}
+	}
+	return false
+}
+
 // Reuse returns the release tag as the manifest read at open lists it,
 // if it was built from commit with key and is intact (see
 // ReleasesManifest.Reuse); otherwise nil and the reason.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/internal/gittest"
+	"github.com/keyfindings/keyfindings/site"
 	"github.com/keyfindings/keyfindings/source"
 )
 
@@ -854,5 +856,42 @@ func TestTagCommits(t *testing.T) {
 	}
 	if len(commits) != n {
 		t.Errorf("%d tags mapped, want %d", len(commits), n)
+	}
+}
+
+// TestReleasesReadsAhead: the next release is extracted while the one
+// before is being written (git and extraction on one goroutine, rendering
+// and writing on another), and the directory is the same as ever.
+func TestReleasesReadsAhead(t *testing.T) {
+	f := newReleaseFixture(t, 4) // v0.9.0, v0.10.0, v1.0.0
+	second := make(chan struct{})
+	var once sync.Once
+	onExtract = func(tag string) {
+		if tag == "v0.10.0" {
+			once.Do(func() { close(second) })
+		}
+	}
+	var waited []string
+	onPut = func(tag string) {
+		if tag != "v0.9.0" {
+			return
+		}
+		select {
+		case <-second:
+			waited = append(waited, tag)
+		case <-time.After(20 * time.Second):
+			t.Error("v0.10.0 was not extracted while v0.9.0 was about to be written")
+		}
+	}
+	defer func() { onExtract, onPut = func(string) {}, func(string) {} }()
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	if !slices.Equal(waited, []string{"v0.9.0"}) {
+		t.Errorf("writing waited for the next extraction at %v, want at v0.9.0", waited)
+	}
+	onExtract, onPut = func(string) {}, func(string) {}
+	m, _, err := site.ReadReleasesManifest(out)
+	if err != nil || m == nil || len(m.Releases) != 3 {
+		t.Fatalf("manifest after reading ahead: %+v, %v", m, err)
 	}
 }
