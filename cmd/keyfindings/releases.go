@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,7 +32,26 @@ var (
 	onPut     = func(tag string) {}
 )
 
+// releasesGCPercent is the garbage collector's target for a releases
+// run when GOGC does not set one: a run allocates about a hundred
+// megabytes a release and holds little between releases, and with the
+// next release extracted while one is rendered, the default (100) let
+// the peak RSS of v1.15.0..v1.18.3 from an empty cache reach 325 MiB;
+// at 50 it stays under 280 MiB for no measurable CPU.
+const releasesGCPercent = 50
+
+// releasesGC sets the collector's target for a releases run, unless GOGC
+// is set, and returns what restores it.
+func releasesGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(releasesGCPercent)
+	return func() { debug.SetGCPercent(prev) }
+}
+
 func runReleases(args []string, stdout, stderr io.Writer) error {
+	defer releasesGC()()
 	fs := newFlags("releases", stderr)
 	fs.Usage = commandUsage(fs, "keyfindings releases [flags] --out DIR",
 		"Builds the key findings of every release tag in range, in semver order, into DIR/<tag>/ (as build writes them), "+
