@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"reflect"
@@ -355,6 +356,9 @@ func Normalize(f Facts) Facts {
 	if f == nil {
 		return Facts{}
 	}
+	if out, ok := jsonCopy(map[string]any(f)); ok {
+		return Facts(out.(map[string]any))
+	}
 	data, err := json.Marshal(f)
 	if err != nil {
 		return f
@@ -367,6 +371,49 @@ func Normalize(f Facts) Facts {
 		out = Facts{}
 	}
 	return out
+}
+
+// jsonCopy deep-copies v when it is already what a JSON round trip
+// gives (a decoded document's facts are): strings of valid UTF-8 (the
+// encoder replaces invalid bytes), finite float64s, bools, nil, []any
+// and map[string]any of those. Anything else is not ok: Normalize then
+// takes the round trip, which copies far more slowly.
+func jsonCopy(v any) (any, bool) {
+	switch x := v.(type) {
+	case nil, bool:
+		return x, true
+	case string:
+		return x, utf8.ValidString(x)
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case []any:
+		if x == nil {
+			return nil, true
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			c, ok := jsonCopy(e)
+			if !ok {
+				return nil, false
+			}
+			out[i] = c
+		}
+		return out, true
+	case map[string]any:
+		if x == nil {
+			return nil, true
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			c, ok := jsonCopy(e)
+			if !ok || !utf8.ValidString(k) {
+				return nil, false
+			}
+			out[k] = c
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // EqualFacts reports whether two fact sets hold the same values.

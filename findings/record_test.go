@@ -1,6 +1,9 @@
 package findings
 
 import (
+	"encoding/json"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -84,5 +87,52 @@ func TestTokensRoundTrip(t *testing.T) {
 	}
 	if back.Findings[1].Location != nil {
 		t.Errorf("a record without a location read back with %+v", back.Findings[1].Location)
+	}
+}
+
+// TestNormalizeIsTheRoundTrip: Normalize copies facts that are JSON
+// values already without encoding them, and gives what the round trip
+// gives whatever the facts hold, and a copy that shares nothing with
+// them.
+func TestNormalizeIsTheRoundTrip(t *testing.T) {
+	roundTrip := func(f Facts) Facts {
+		data, err := json.Marshal(f)
+		if err != nil {
+			return f
+		}
+		var out Facts
+		if err := json.Unmarshal(data, &out); err != nil || out == nil {
+			t.Fatalf("round trip of %v: %v", f, err)
+		}
+		return out
+	}
+	cases := []Facts{
+		{},
+		{"s": "text", "n": 3.5, "neg0": math.Copysign(0, -1), "b": true, "null": nil},
+		{"list": []any{"a", 1.0, []any{"nested", map[string]any{"k": "v"}}}, "empty": []any{}, "nilList": []any(nil), "nilMap": map[string]any(nil)},
+		{"int": 3, "strings": []string{"a", "b"}, "typed": map[string]string{"k": "v"}},
+		{"bad": "a\xffb", "deep": []any{map[string]any{"x\xfe": "y"}}},
+		{"big": 1e300, "tiny": 5e-324},
+		{"nan": math.NaN()},
+	}
+	for _, f := range cases {
+		got, want := Normalize(f), roundTrip(f)
+		if _, nan := f["nan"]; nan {
+			// Not encodable: both keep the facts as they are.
+			if len(got) != 1 {
+				t.Errorf("Normalize(%v) = %v", f, got)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Normalize(%#v)\n = %#v\nwant %#v", f, got, want)
+		}
+	}
+	f := Facts{"list": []any{"a"}, "map": map[string]any{"k": "v"}}
+	got := Normalize(f)
+	got["list"].([]any)[0] = "changed"
+	got["map"].(map[string]any)["k"] = "changed"
+	if f["list"].([]any)[0] != "a" || f["map"].(map[string]any)["k"] != "v" {
+		t.Error("Normalize's copy shares its lists or maps with the facts")
 	}
 }

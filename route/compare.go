@@ -10,9 +10,11 @@ import (
 // Route and its error.
 func Totals(doc *findings.Document, cfg *Config) []Result {
 	out := make([]Result, len(cfg.Models))
+	// Indexing normalizes every record's facts: once for all the models.
+	ix := index(doc)
 	for i, m := range cfg.Models {
 		out[i].Model = m
-		out[i].Route, out[i].Err = Evaluate(doc, cfg, m)
+		out[i].Route, out[i].Err = evaluate(ix, cfg, m)
 	}
 	return out
 }
@@ -29,7 +31,12 @@ type Result struct {
 // differ, which make up the change. A model whose route can be evaluated
 // on neither side (documents of another catalog) is left out.
 func CompareRoutes(d *diff.Diff, cfg *Config) {
-	old, new := Totals(d.Old, cfg), Totals(d.New, cfg)
+	CompareTotals(d, cfg, Totals(d.Old, cfg), Totals(d.New, cfg))
+}
+
+// CompareTotals is CompareRoutes with the routes of both sides evaluated
+// already: old and new are Totals(d.Old, cfg) and Totals(d.New, cfg).
+func CompareTotals(d *diff.Diff, cfg *Config, old, new []Result) {
 	d.Routes = nil
 	for i, m := range cfg.Models {
 		if old[i].Route != nil || new[i].Route != nil {

@@ -1,6 +1,7 @@
 package route
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -63,5 +64,25 @@ func TestCompareRoutes(t *testing.T) {
 	CompareRoutes(d, cfg)
 	if len(d.Routes) != 0 {
 		t.Errorf("routes evaluated on neither side are listed: %d", len(d.Routes))
+	}
+}
+
+// TestTotalsEvaluatesEachModel: Totals, which indexes the document once
+// for all models, gives each model the route Evaluate gives it alone,
+// whatever the order (no model's evaluation changes what the next one
+// reads).
+func TestTotalsEvaluatesEachModel(t *testing.T) {
+	doc := testDoc(t)
+	cfg := testConfig()
+	cfg.Models = []Model{{ID: "wide-quick", Provider: "acme"}, {ID: "alpha-1", Provider: "acme"}, {ID: "LOW-1", Provider: "house"}, {ID: "wide-1", Provider: "acme"}}
+	got := Totals(doc, cfg)
+	for i, m := range cfg.Models {
+		want, err := Evaluate(testDoc(t), cfg, m)
+		if err != nil || got[i].Err != nil {
+			t.Fatalf("%s: errors %v, %v", m.ID, err, got[i].Err)
+		}
+		if !reflect.DeepEqual(got[i].Route, want) {
+			t.Errorf("%s: Totals gives\n%+v\nEvaluate gives\n%+v", m.ID, got[i].Route, want)
+		}
 	}
 }

@@ -135,7 +135,12 @@ func (e *Error) Error() string { return e.Msg }
 
 // Evaluate computes the route of one model from the records of doc.
 func Evaluate(doc *findings.Document, cfg *Config, m Model) (*Route, error) {
-	ix := index(doc)
+	return evaluate(index(doc), cfg, m)
+}
+
+// evaluate computes the route of one model from the indexed records,
+// which it does not modify (Totals shares them between models).
+func evaluate(ix *records, cfg *Config, m Model) (*Route, error) {
 	routing := ix.one(cfg.Definitions.Routing)
 	registry := ix.one(cfg.Definitions.Registry)
 	adv := ix.one(cfg.Definitions.Advertising)

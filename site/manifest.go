@@ -23,12 +23,15 @@ const ReleasesManifestFile = ".keyfindings-releases.json"
 // release, since releases outside a run's range stay as an earlier run
 // (perhaps another keyfindings build) wrote them; version 3 adds what the
 // index pages and timelines are rendered from (a summary of each
-// release's records) and what each release's pages were rendered with.
-const ReleasesManifestSchema = "keyfindings/releases-manifest/v3"
+// release's records) and what each release's pages were rendered with;
+// version 4 writes a record summary that is the same as the release
+// before's as its id alone (see Marshal).
+const ReleasesManifestSchema = "keyfindings/releases-manifest/v4"
 
 const (
 	releasesManifestSchemaV1 = "keyfindings/releases-manifest/v1"
 	releasesManifestSchemaV2 = "keyfindings/releases-manifest/v2"
+	releasesManifestSchemaV3 = "keyfindings/releases-manifest/v3"
 )
 
 // ReleasesKey is what a release was built with. A release is reused only
@@ -82,8 +85,72 @@ func (e ManifestRelease) sameBuild(o ManifestRelease) bool {
 	return e.Tag == o.Tag && e.Commit == o.Commit && e.ReleasesKey == o.ReleasesKey && e.FindingsSHA256 == o.FindingsSHA256
 }
 
+// wireRelease is a ManifestRelease as the manifest holds it: each of
+// its records a RecordSummary, or, where that is the same as the summary
+// of the same id in the release listed before it, the id alone (a JSON
+// string). Most records do not change from one release to the next, so
+// a thousand releases' summaries stay a few megabytes.
+type wireRelease struct {
+	ManifestRelease
+	Records []any `json:"records,omitempty"`
+}
+
+// toWire returns e with its records written against prev's (nil for the
+// first release).
+func toWire(e ManifestRelease, prev []RecordSummary) wireRelease {
+	w := wireRelease{ManifestRelease: e}
+	w.ManifestRelease.Records = nil
+	if e.Records == nil {
+		return w
+	}
+	w.Records = make([]any, len(e.Records))
+	for i, s := range e.Records {
+		if p := recordOf(prev, s.ID); p != nil && *p == s {
+			w.Records[i] = s.ID
+		} else {
+			w.Records[i] = s
+		}
+	}
+	return w
+}
+
+// wireReleaseIn is wireRelease as read back.
+type wireReleaseIn struct {
+	ManifestRelease
+	Records []json.RawMessage `json:"records"`
+}
+
+// fromWire returns the release with its records read against prev's,
+// the summaries of the release listed before it.
+func (w *wireReleaseIn) fromWire(prev []RecordSummary) (ManifestRelease, error) {
+	e := w.ManifestRelease
+	if w.Records == nil {
+		e.Records = nil
+		return e, nil
+	}
+	e.Records = make([]RecordSummary, len(w.Records))
+	for i, raw := range w.Records {
+		if len(raw) > 0 && raw[0] == '"' {
+			// Ids are anchors, written without escapes; one that is not
+			// found below is an error.
+			id := string(bytes.Trim(raw, `"`))
+			p := recordOf(prev, id)
+			if p == nil {
+				return e, fmt.Errorf("release %s: record %s is the same as in the release before, which has none", e.Tag, id)
+			}
+			e.Records[i] = *p
+			continue
+		}
+		if err := json.Unmarshal(raw, &e.Records[i]); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
+}
+
 // Marshal encodes the manifest as JSON with a trailing newline, one
-// release a line (a thousand releases' summaries stay a few megabytes).
+// release a line, its records written against the release before's (see
+// wireRelease).
 func (m *ReleasesManifest) Marshal() ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -98,7 +165,11 @@ func (m *ReleasesManifest) Marshal() ([]byte, error) {
 	out = append(bytes.Clone(out), "[\n"...)
 	for i := range m.Releases {
 		buf.Reset()
-		if err := enc.Encode(&m.Releases[i]); err != nil {
+		var prev []RecordSummary
+		if i > 0 {
+			prev = m.Releases[i-1].Records
+		}
+		if err := enc.Encode(toWire(m.Releases[i], prev)); err != nil {
 			return nil, err
 		}
 		line := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
@@ -128,12 +199,16 @@ func ReadReleasesManifest(dir string) (m *ReleasesManifest, note string, err err
 		return nil, "", fmt.Errorf("read %s: %w", file, err)
 	}
 	var raw struct {
-		ReleasesManifest
-		ReleasesKey // version 1: one key for every release
+		Schema      string          `json:"schema"`
+		Pages       []string        `json:"pages"`
+		Releases    []wireReleaseIn `json:"releases"`
+		ReleasesKey                 // version 1: one key for every release
 	}
+	unreadable := fmt.Sprintf("%s is unreadable or of another version; extracting every release again", file)
 	err = json.Unmarshal(data, &raw)
 	switch {
-	case err == nil && raw.Schema == ReleasesManifestSchema:
+	case err == nil && (raw.Schema == ReleasesManifestSchema || raw.Schema == releasesManifestSchemaV3):
+		// Version 3 writes every summary whole, which version 4 reads.
 	case err == nil && raw.Schema == releasesManifestSchemaV2:
 		// The same but for the summaries, which are made from findings.json.
 	case err == nil && raw.Schema == releasesManifestSchemaV1:
@@ -141,10 +216,19 @@ func ReadReleasesManifest(dir string) (m *ReleasesManifest, note string, err err
 			raw.Releases[i].ReleasesKey = raw.ReleasesKey
 		}
 	default:
-		return nil, fmt.Sprintf("%s is unreadable or of another version; extracting every release again", file), nil
+		return nil, unreadable, nil
 	}
-	raw.Schema = ReleasesManifestSchema
-	return &raw.ReleasesManifest, "", nil
+	m = &ReleasesManifest{Schema: ReleasesManifestSchema, Pages: raw.Pages, Releases: make([]ManifestRelease, len(raw.Releases))}
+	for i := range raw.Releases {
+		var prev []RecordSummary
+		if i > 0 {
+			prev = m.Releases[i-1].Records
+		}
+		if m.Releases[i], err = raw.Releases[i].fromWire(prev); err != nil {
+			return nil, unreadable, nil
+		}
+	}
+	return m, "", nil
 }
 
 // Reuse returns the release tag as an earlier run wrote it in dir: its

@@ -50,8 +50,14 @@ func CheckReleaseTag(tag string) error {
 // compareReleases compares two releases' records, and the routes of the
 // representative models on them.
 func compareReleases(old, new *findings.Document, cfg *route.Config) *diff.Diff {
+	return compareEvaluated(old, new, route.Totals(old, cfg), route.Totals(new, cfg), cfg)
+}
+
+// compareEvaluated is compareReleases with the routes of both sides
+// evaluated already (route.Totals).
+func compareEvaluated(old, new *findings.Document, oldRoutes, newRoutes []route.Result, cfg *route.Config) *diff.Diff {
 	d := diff.Compare(old, new)
-	route.CompareRoutes(d, cfg)
+	route.CompareTotals(d, cfg, oldRoutes, newRoutes)
 	return d
 }
 
@@ -75,19 +81,15 @@ func releasesTemplates(opts Options) (*templateSet, error) {
 	return set, nil
 }
 
-// renderRelease renders one release's site as RenderWith does, and
-// decodes its findings.json: the copy every page of a releases directory
-// compares and renders.
-func renderRelease(rel Release, opts Options) (Files, *findings.Document, error) {
-	files, err := RenderWith(rel.Document, rel.License, opts)
+// renderRelease renders one release's site as RenderWith does, with the
+// copy of its records decoded from its findings.json (the copy every page
+// of a releases directory compares and renders) and their routes.
+func renderRelease(rel Release, opts Options) (*renderedSite, error) {
+	s, err := renderSite(rel.Document, rel.License, opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("release %s: %w", rel.Tag, err)
+		return nil, fmt.Errorf("release %s: %w", rel.Tag, err)
 	}
-	doc, err := findings.DecodeDocument(files["findings.json"], rel.Tag+"/findings.json")
-	if err != nil {
-		return nil, nil, err
-	}
-	return files, doc, nil
+	return s, nil
 }
 
 // releasesStyle returns the stylesheet of a releases directory's top

@@ -18,7 +18,7 @@ import (
 // ReleasesDir is a releases directory updated one release at a time. Each
 // release is written into place whole as soon as it is ready (its
 // directory renamed in); the top-level pages and the manifest follow
-// (at most every flushEvery during a run, and at its end), so a run that
+// (at most every flushInterval during a run, and at its end), so a run that
 // stops midway keeps every release it finished, and the index and
 // manifest list exactly the releases that are there. Releases a run does
 // not put stay as they are until removed.
@@ -54,12 +54,28 @@ type ReleasesDir struct {
 	// when they were last written.
 	dirty   bool
 	flushed time.Time
+	// flushCost is how long the last flush took.
+	flushCost time.Duration
+	// last is the release rendered last (one release's records at most).
+	last *lastRendered
 }
 
 // flushEvery is how often, at most, a run writes the top-level files
 // while releases are being put (every Put would make a run over n
 // releases render n indexes).
 const flushEvery = 2 * time.Second
+
+// flushShare bounds the time a run spends writing the top-level files
+// while releases are being put: rendering them grows with the number of
+// releases (about a second at a thousand), so after a flush that took t
+// the next waits at least flushShare·t.
+const flushShare = 10
+
+// flushInterval is how long a run waits after a flush that took cost
+// before the next.
+func flushInterval(cost time.Duration) time.Duration {
+	return max(flushEvery, flushShare*cost)
+}
 
 // dirRelease is one release of a ReleasesDir: its manifest entry, which
 // holds the summary of its records.
@@ -276,6 +292,22 @@ func releaseNav(tag, prev, next string) []navItem {
 	return nav
 }
 
+// Listed reports whether the manifest read at open lists the release tag
+// as built from commit with key: then Current or Reuse may well find it
+// as a run would write it, and a run need not extract it ahead. It reads
+// only the manifest as read at open, so it may run beside Put and Flush.
+func (d *ReleasesDir) Listed(key ReleasesKey, tag, commit string) bool {
+	if d.manifest == nil {
+		return false
+	}
+	for _, e := range d.manifest.Releases {
+		if e.Tag == tag {
+			return e.Commit == commit && e.ReleasesKey == key
+		}
+	}
+	return false
+}
+
 // Reuse returns the release tag as the manifest read at open lists it,
 // if it was built from commit with key and is intact (see
 // ReleasesManifest.Reuse); otherwise nil and the reason.
@@ -333,7 +365,7 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 		return err
 	}
 	d.rels, d.dirty = rels, true
-	if time.Since(d.flushed) >= flushEvery {
+	if time.Since(d.flushed) >= flushInterval(d.flushCost) {
 		return d.Flush()
 	}
 	return nil
@@ -352,27 +384,54 @@ func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease
 	opts := d.opts
 	opts.nav = releaseNav(rel.Tag, prev, next)
 	opts.sameAs = linkSameAs(d.find(prev), recs)
-	files, doc, err := renderRelease(rel, opts)
+	shareSummaries(d.find(prev), recs)
+	rs, err := renderRelease(rel, opts)
 	if err != nil {
 		return nil, ManifestRelease{}, err
 	}
+	files, doc := rs.files, rs.doc
 	entry := ManifestRelease{
-		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: routeTotals(doc, d.routes),
+		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: totalsOf(rs.routes),
 		Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt),
 		Pages: key, Records: recs,
 	}
-	if d.find(prev) != nil {
-		prevDoc, _, err := d.readDoc(prev)
+	if before := d.find(prev); before != nil {
+		prevDoc, prevRoutes, err := d.evaluated(before)
 		if err != nil {
 			return nil, ManifestRelease{}, fmt.Errorf("release %s: read the release before it: %w", rel.Tag, err)
 		}
-		page, err := renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareReleases(prevDoc, doc, d.routes), opts.nav)
+		page, err := renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareEvaluated(prevDoc, doc, prevRoutes, rs.routes, d.routes), opts.nav)
 		if err != nil {
 			return nil, ManifestRelease{}, err
 		}
 		files[changesFile] = page
 	}
+	d.last = &lastRendered{tag: rel.Tag, findingsSHA256: entry.FindingsSHA256, doc: doc, routes: rs.routes}
 	return files, entry, nil
+}
+
+// lastRendered is the release a ReleasesDir rendered last, kept for the
+// changes page of the release after it (releases are put oldest first),
+// which would otherwise read it back and evaluate its routes again.
+type lastRendered struct {
+	tag            string
+	findingsSHA256 string
+	doc            *findings.Document
+	routes         []route.Result
+}
+
+// evaluated returns the records of the release r, as its findings.json
+// holds them, and their routes: those of the release rendered last when
+// that is r with the same findings.json, else read back and evaluated.
+func (d *ReleasesDir) evaluated(r *dirRelease) (*findings.Document, []route.Result, error) {
+	if l := d.last; l != nil && l.tag == r.entry.Tag && l.findingsSHA256 == r.entry.FindingsSHA256 {
+		return l.doc, l.routes, nil
+	}
+	doc, _, err := d.readDoc(r.entry.Tag)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, route.Totals(doc, d.routes), nil
 }
 
 // update writes those of files whose bytes differ from the release
@@ -456,6 +515,7 @@ func (d *ReleasesDir) Flush() error {
 	if d.fresh || len(d.rels) == 0 {
 		return nil
 	}
+	began := time.Now()
 	top, err := d.top(d.rels)
 	if err != nil {
 		return err
@@ -481,6 +541,7 @@ func (d *ReleasesDir) Flush() error {
 	}
 	d.pages = topPages(top)
 	d.dirty, d.flushed = false, time.Now()
+	d.flushCost = d.flushed.Sub(began)
 	return nil
 }
 

@@ -257,7 +257,7 @@ func (d *ReleasesDir) topPage(name string, data any, title, file, prefix string,
 }
 
 // newReleaseRow is the row of rels[i] in the tables of releases.
-func newReleaseRow(r *dirRelease, i int, rels []*dirRelease, diffs []*diff.Diff) releaseRow {
+func newReleaseRow(r *dirRelease, i int, rels []*dirRelease, diffs []*summaryDiff) releaseRow {
 	e := r.entry
 	src := findings.Source{Repo: e.Repo, Ref: e.Tag}
 	if e.Version != "" {

@@ -52,10 +52,11 @@ func renderReleases(rels []Release, opts Options) (Files, error) {
 		if len(d.rels) > 0 {
 			o.sameAs = linkSameAs(d.rels[len(d.rels)-1], recs)
 		}
-		files, doc, err := renderRelease(rel, o)
+		rs, err := renderRelease(rel, o)
 		if err != nil {
 			return nil, err
 		}
+		files, doc := rs.files, rs.doc
 		if prevDoc != nil {
 			if files[changesFile], err = renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareReleases(prevDoc, doc, d.routes), o.nav); err != nil {
 				return nil, err

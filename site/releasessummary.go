@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
@@ -107,6 +109,20 @@ func linkSameAs(prev *dirRelease, recs []RecordSummary) map[string]string {
 	return m
 }
 
+// shareSummaries replaces each summary of recs that is the same as the
+// release prev's (nil for none) by prev's, so that the directory holds
+// the strings of a record that does not change once, not once a release.
+func shareSummaries(prev *dirRelease, recs []RecordSummary) {
+	if prev == nil {
+		return
+	}
+	for k := range recs {
+		if p := recordOf(prev.entry.Records, recs[k].ID); p != nil && *p == recs[k] {
+			recs[k] = *p
+		}
+	}
+}
+
 // sameAsLink is what a page of a releases directory shows instead of an
 // excerpt that an earlier release's pages show already (Options.sameAs):
 // a link to it there. "" where the excerpt is to be shown.
@@ -120,8 +136,10 @@ func (r *renderer) sameAsLink(rec *findings.Record, html bool) string {
 
 // lines returns the cited lines; nil when there are none.
 func (s RecordSummary) lines() *findings.Lines {
-	var start, end int
-	if _, err := fmt.Sscanf(s.Lines, "%d-%d", &start, &end); err != nil {
+	a, b, ok := strings.Cut(s.Lines, "-")
+	start, err1 := strconv.Atoi(a)
+	end, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil {
 		return nil
 	}
 	return &findings.Lines{Start: start, End: end}
@@ -139,15 +157,28 @@ func linesText(l findings.Lines) string {
 // timeline page (as the definitions' ids do).
 var timelineIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
+// summaryDiff is a diff of two releases' summaries, its findings by id
+// (every timeline looks up its finding in every release's diff).
+type summaryDiff struct {
+	*diff.Diff
+	byID map[string]*diff.FindingDiff
+}
+
 // summaryDiffs compares each release's summaries with the release
 // before (nil for the oldest), as diff.Compare compares records.
-func summaryDiffs(rels []*dirRelease) []*diff.Diff {
-	diffs := make([]*diff.Diff, len(rels))
+func summaryDiffs(rels []*dirRelease) []*summaryDiff {
+	diffs := make([]*summaryDiff, len(rels))
 	var prev *findings.Document
 	for i, r := range rels {
 		doc := stubDocument(r.entry.Tag, r.entry.Records)
 		if i > 0 {
-			diffs[i] = diff.Compare(prev, doc)
+			d := &summaryDiff{Diff: diff.Compare(prev, doc), byID: map[string]*diff.FindingDiff{}}
+			for _, f := range d.Findings {
+				if d.byID[f.ID] == nil {
+					d.byID[f.ID] = f
+				}
+			}
+			diffs[i] = d
 		}
 		prev = doc
 	}
@@ -172,7 +203,7 @@ type segment struct {
 
 // timeline collapses the records of id across rels into segments, oldest
 // first. diffs are summaryDiffs(rels).
-func timeline(id string, rels []*dirRelease, diffs []*diff.Diff) []segment {
+func timeline(id string, rels []*dirRelease, diffs []*summaryDiff) []segment {
 	var segs []segment
 	for i, r := range rels {
 		rec := recordOf(r.entry.Records, id)
@@ -180,7 +211,7 @@ func timeline(id string, rels []*dirRelease, diffs []*diff.Diff) []segment {
 			segs = append(segs, segment{From: 0, To: 0, Rec: rec})
 			continue
 		}
-		fd := diffOf(diffs[i], id)
+		fd := diffs[i].byID[id]
 		if fd == nil || !fd.Differs() {
 			segs[len(segs)-1].To = i
 			continue
@@ -198,15 +229,6 @@ func recordOf(recs []RecordSummary, id string) *RecordSummary {
 	for i := range recs {
 		if recs[i].ID == id {
 			return &recs[i]
-		}
-	}
-	return nil
-}
-
-func diffOf(d *diff.Diff, id string) *diff.FindingDiff {
-	for _, f := range d.Findings {
-		if f.ID == id {
-			return f
 		}
 	}
 	return nil

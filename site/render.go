@@ -48,6 +48,26 @@ func pageTitle(page string) string {
 // from the findings.json bytes and nothing else: the document is encoded, decoded
 // again, and only the decoded copy reaches the templates.
 func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, error) {
+	s, err := renderSite(doc, license, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.files, nil
+}
+
+// renderedSite is what renderSite renders: the files, and what it read
+// them from, for a releases directory to compare and summarize without
+// decoding or evaluating again.
+type renderedSite struct {
+	files Files
+	// doc is the document as decoded from files["findings.json"].
+	doc *findings.Document
+	// routes are the representative models' routes on doc.
+	routes []route.Result
+}
+
+// renderSite is RenderWith, returning what it rendered from as well.
+func renderSite(doc *findings.Document, license []byte, opts Options) (*renderedSite, error) {
 	data, err := doc.Marshal()
 	if err != nil {
 		return nil, fmt.Errorf("encode findings.json: %w", err)
@@ -87,7 +107,8 @@ func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, er
 	if err != nil {
 		return nil, err
 	}
-	r.view.Routes = r.routes(cfg)
+	totals := route.Totals(rec, cfg)
+	r.view.Routes = r.routes(totals, cfg)
 	if files[routesFile], err = r.htmlPage(routesTemplate, nil, "Routes", routesFile); err != nil {
 		return nil, err
 	}
@@ -102,7 +123,7 @@ func RenderWith(doc *findings.Document, license []byte, opts Options) (Files, er
 		return nil, err
 	}
 	files["style.css"] = append(append(bytes.Clone(set.style), '\n'), css...)
-	return files, nil
+	return &renderedSite{files: files, doc: rec, routes: totals}, nil
 }
 
 // view is the data every Markdown template receives.

@@ -82,13 +82,14 @@ type runTimeNote struct {
 	Record, Href, When string
 }
 
-// routes evaluates the representative models' routes on the records of
-// the renderer's document.
-func (r *renderer) routes(cfg *route.Config) *routesView {
+// routes shows the representative models' routes on the records of the
+// renderer's document, as route.Totals evaluated them (totals, which it
+// does not modify).
+func (r *renderer) routes(totals []route.Result, cfg *route.Config) *routesView {
 	v := &routesView{}
 	used := map[string]bool{}
 	runTime := map[string]bool{}
-	for _, res := range route.Totals(r.doc, cfg) {
+	for _, res := range totals {
 		row := routeRow{Model: res.Model.ID, Provider: res.Model.Provider, Estimate: res.Model.Tokenizer != "o200k_base"}
 		row.Anchor = uniqueAnchor("route-"+slugify(res.Model.ID), used)
 		if res.Err != nil {

@@ -28,8 +28,13 @@ type RouteTotal struct {
 
 // routeTotals evaluates the routes of cfg's models on doc.
 func routeTotals(doc *findings.Document, cfg *route.Config) []RouteTotal {
+	return totalsOf(route.Totals(doc, cfg))
+}
+
+// totalsOf is routeTotals of the routes route.Totals evaluated.
+func totalsOf(results []route.Result) []RouteTotal {
 	var out []RouteTotal
-	for _, res := range route.Totals(doc, cfg) {
+	for _, res := range results {
 		t := RouteTotal{Model: res.Model.ID, Provider: res.Model.Provider}
 		if res.Route != nil {
 			n := res.Route.Tokens.O200kBase

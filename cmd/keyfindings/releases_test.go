@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/internal/gittest"
+	"github.com/keyfindings/keyfindings/site"
 	"github.com/keyfindings/keyfindings/source"
 )
 
@@ -854,5 +857,71 @@ func TestTagCommits(t *testing.T) {
 	}
 	if len(commits) != n {
 		t.Errorf("%d tags mapped, want %d", len(commits), n)
+	}
+}
+
+// TestReleasesReadsAhead: the next release is extracted while the one
+// before is being written (git and extraction on one goroutine, rendering
+// and writing on another), and the directory is the same as ever.
+func TestReleasesReadsAhead(t *testing.T) {
+	f := newReleaseFixture(t, 4) // v0.9.0, v0.10.0, v1.0.0
+	second := make(chan struct{})
+	var once sync.Once
+	onExtract = func(tag string) {
+		if tag == "v0.10.0" {
+			once.Do(func() { close(second) })
+		}
+	}
+	var waited []string
+	onPut = func(tag string) {
+		if tag != "v0.9.0" {
+			return
+		}
+		select {
+		case <-second:
+			waited = append(waited, tag)
+		case <-time.After(20 * time.Second):
+			t.Error("v0.10.0 was not extracted while v0.9.0 was about to be written")
+		}
+	}
+	defer func() { onExtract, onPut = func(string) {}, func(string) {} }()
+	out := filepath.Join(t.TempDir(), "rel")
+	f.releases(out)
+	if !slices.Equal(waited, []string{"v0.9.0"}) {
+		t.Errorf("writing waited for the next extraction at %v, want at v0.9.0", waited)
+	}
+	onExtract, onPut = func(string) {}, func(string) {}
+	m, _, err := site.ReadReleasesManifest(out)
+	if err != nil || m == nil || len(m.Releases) != 3 {
+		t.Fatalf("manifest after reading ahead: %+v, %v", m, err)
+	}
+}
+
+// TestReleasesGCPercent: a releases run collects garbage at
+// releasesGCPercent unless GOGC says otherwise, and restores the
+// collector's target when it ends.
+func TestReleasesGCPercent(t *testing.T) {
+	f := newReleaseFixture(t, 2)
+	percent := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before := percent()
+	for _, tc := range []struct {
+		gogc string
+		want int
+	}{{"", releasesGCPercent}, {"200", before}} {
+		t.Setenv("GOGC", tc.gogc)
+		var during []int
+		onPut = func(string) { during = append(during, percent()) }
+		f.releases(filepath.Join(t.TempDir(), "rel"))
+		onPut = func(string) {}
+		if len(during) == 0 || during[0] != tc.want {
+			t.Errorf("GOGC=%q: the run collected at %v, want %d", tc.gogc, during, tc.want)
+		}
+		if after := percent(); after != before {
+			t.Errorf("GOGC=%q: after the run the target is %d, want %d as before", tc.gogc, after, before)
+		}
 	}
 }
