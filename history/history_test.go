@@ -439,3 +439,33 @@ func TestLogEachSiblings(t *testing.T) {
 		}
 	}
 }
+
+// A second pass (a path found during the first) reuses what the first
+// compared rather than locating those commits again. But the newest
+// commit, which changed the moved file, was compared in the first pass
+// as a change to the tree search's inputs (the record's new path was not
+// known yet): in the second it is a touch of the record's file, which
+// --all-commits lists, not the first pass's answer.
+func TestLogSecondPassReuse(t *testing.T) {
+	r := newFixtureRepo(t)
+	r.commit("add", map[string]string{"src/session/system.ts": system(0, "gpt")})
+	r.commit("move", map[string]string{"lib/a/system.ts": system(0, "gpt")})
+	r.commit("pad", map[string]string{"lib/a/system.ts": system(2, "gpt")})
+	for _, all := range []bool{false, true} {
+		h, err := logOne(r.repo, Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("pad"), AllCommits: all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"move | moved | -", "add | appeared | -"}
+		if all {
+			want = []string{"pad | touched | -", "move | moved | -", "add | appeared | -"}
+		}
+		if got := summary(h); !slices.Equal(got, want) {
+			t.Errorf("all-commits %v: log:\n%s\nwant:\n%s", all, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		// Both passes compare the three commits; each is located once.
+		if h.Stats.Passes != 2 || h.Stats.Compared != 3 || h.Stats.Located != 3 {
+			t.Errorf("all-commits %v: %d passes compared %d commits and located %d, want 2 passes comparing the 3 commits and locating each once", all, h.Stats.Passes, h.Stats.Compared, h.Stats.Located)
+		}
+	}
+}
