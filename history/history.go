@@ -147,7 +147,9 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if s, err := repo.Storer.Shallow(); err == nil && len(s) > 0 {
 		return nil, ErrShallow
 	}
-	nodes, read, err := walkRange(repo, q.To, q.From)
+	objs := source.NewObjects(repo)
+	defer objs.Close()
+	nodes, read, err := walkRange(objs, q.To, q.From)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +168,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 			ids[i] = fs[k].ID
 		}
 		w := newWalker(repo, x, fq, ids)
-		w.commits, w.dirs = read, dirs
+		w.commits, w.dirs, w.objs = read, dirs, objs
 		hs, err := w.history(nodes)
 		if err != nil {
 			return nil, err
@@ -183,7 +185,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if since.IsZero() {
 		return out, nil
 	}
-	first, err := firstReleases(repo, read, q.Releases, since)
+	first, err := firstReleases(objs, read, q.Releases, since)
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +273,8 @@ type walker struct {
 	commits commits
 	// dirs remembers tree lookups (see lookup).
 	dirs map[treeName]object.TreeEntry
+	// objs reads the commits and trees walked.
+	objs *source.Objects
 	// states holds the records of the last commits located, bounded.
 	states map[plumbing.Hash]*state
 	// compared keeps what compare gave at each commit compared, over the
