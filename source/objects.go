@@ -102,9 +102,9 @@ func (o *Objects) Close() error {
 }
 
 // objectCacheBytes bounds the decoded objects kept for the deltas based
-// on them (git's delta base cache is 96 MiB; a tree is rarely more than a
-// few KiB).
-const objectCacheBytes = 16 << 20
+// on them. A tree is rarely more than a few KiB: on opencode's history a
+// log takes the same CPU with 4 MiB as with 16, and less memory.
+const objectCacheBytes = 8 << 20
 
 // Read returns the bytes of object h, which must be of type want:
 // plumbing.ErrObjectNotFound when the repository holds no such object of
