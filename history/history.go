@@ -268,7 +268,9 @@ type walker struct {
 	// were found at (a moved file, a file: target).
 	paths []string
 	extra map[string]bool
-	keys  map[plumbing.Hash]*inputs
+	// extraSorted is extra's paths in order, for inputs.
+	extraSorted []string
+	keys        map[plumbing.Hash]*inputs
 	// commits are the commits of the range and their parents.
 	commits commits
 	// dirs remembers tree lookups (see lookup).

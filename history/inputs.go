@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"container/heap"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -90,18 +91,22 @@ func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 	if in, ok := w.keys[h]; ok {
 		return in, nil
 	}
-	var b strings.Builder
+	// The key is compared, never shown: each entry's id and mode are
+	// written as bytes.
+	var b []byte
 	in := &inputs{absent: true}
 	entry := func(p string) (bool, error) {
 		e, ok, err := w.lookup(t, p)
 		if err != nil {
 			return false, fmt.Errorf("look up %s at %s: %w", p, h, err)
 		}
+		b = append(append(b, p...), 0)
 		if !ok {
-			b.WriteString(p + "\x00\n")
+			b = append(b, '\n')
 			return false, nil
 		}
-		fmt.Fprintf(&b, "%s\x00%s %s\n", p, e.Hash, e.Mode)
+		b = binary.BigEndian.AppendUint32(append(b, e.Hash[:]...), uint32(e.Mode))
+		b = append(b, '\n')
 		return e.Mode.IsFile(), nil
 	}
 	for _, p := range w.paths {
@@ -113,12 +118,16 @@ func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 			in.absent = false
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(w.extra)) {
+	if len(w.extraSorted) != len(w.extra) {
+		// Paths are only ever added to extra.
+		w.extraSorted = slices.Sorted(maps.Keys(w.extra))
+	}
+	for _, p := range w.extraSorted {
 		if _, err := entry(p); err != nil {
 			return nil, err
 		}
 	}
-	in.key = b.String()
+	in.key = string(b)
 	w.keys[h] = in
 	return in, nil
 }
@@ -137,9 +146,10 @@ const maxLookups = 1 << 18
 // the way to a file, so a walk decodes only the directories that changed
 // (as git's own path-limited walk skips equal subtrees).
 func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, error) {
-	names := strings.Split(p, "/")
 	cur := t
-	for i, name := range names {
+	for rest := p; ; {
+		name, after, more := strings.Cut(rest, "/")
+		rest = after
 		k := treeName{cur, name}
 		e, ok := w.dirs[k]
 		if !ok {
@@ -155,7 +165,7 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 		if e.Name == "" {
 			return object.TreeEntry{}, false, nil
 		}
-		if i == len(names)-1 {
+		if !more {
 			return e, true, nil
 		}
 		if e.Mode != filemode.Dir {
@@ -163,7 +173,6 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 		}
 		cur = e.Hash
 	}
-	return object.TreeEntry{}, false, nil
 }
 
 // findInTree returns the entry name of tree t, a zero entry when there is
