@@ -277,6 +277,10 @@ type walker struct {
 	dirs map[treeName]object.TreeEntry
 	// objs reads the commits and trees walked.
 	objs *source.Objects
+	// hist is the repository's history, for the since/until range;
+	// outside remembers where commits stand to it (see outsideAlike).
+	hist    source.History
+	outside map[plumbing.Hash]string
 	// states holds the records of the last commits located, bounded.
 	states map[plumbing.Hash]*state
 	// compared keeps what compare gave at each commit compared, over the
@@ -307,6 +311,8 @@ func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string)
 		keys:     map[plumbing.Hash]*inputs{},
 		states:   map[plumbing.Hash]*state{},
 		compared: map[plumbing.Hash]comparison{},
+		hist:     source.NewGitHistory(repo),
+		outside:  map[plumbing.Hash]string{},
 	}
 }
 

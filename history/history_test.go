@@ -469,3 +469,38 @@ func TestLogSecondPassReuse(t *testing.T) {
 		}
 	}
 }
+
+// Before its since: tag a definition is looked for at its own paths only,
+// so a commit there that changes another file holding the query's anchors
+// is not compared (its parent stands before the tag too); the tagged
+// commit, which makes the same kind of change but whose parent stands
+// before it, is, and the record the tree search finds there appears.
+func TestLogOutsideRangeNotSearched(t *testing.T) {
+	def, err := findings.Parse([]byte(routeDef+"since: v0.5.0\n"), "route.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newFixtureRepo(t)
+	// The query's words, in a comment: the search would parse the file
+	// and find nothing.
+	words := func(n int) string {
+		return fmt.Sprintf("// export function provider includes %d\nexport const a = %d\n", n, n)
+	}
+	y := system(0, "gpt")
+	r.commit("root", map[string]string{"lib/x.ts": words(1), "lib/y/system.ts": y})
+	r.commit("edit x", map[string]string{"lib/x.ts": words(2), "lib/y/system.ts": y})
+	r.commit("release", map[string]string{"lib/x.ts": words(3), "lib/y/system.ts": y})
+	r.tag("v0.5.0", "release")
+	r.commit("edit x again", map[string]string{"lib/x.ts": words(4), "lib/y/system.ts": y})
+	h, err := logOne(r.repo, Query{ID: "route", Definition: def, To: r.commitObject("edit x again")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summary(h), []string{"release | appeared | -"}; !slices.Equal(got, want) {
+		t.Errorf("log: %q, want %q", got, want)
+	}
+	// root (no parent), release and edit x again; not edit x.
+	if h.Stats.Compared != 3 {
+		t.Errorf("compared %d commits, want 3", h.Stats.Compared)
+	}
+}

@@ -75,6 +75,9 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 	if !cur.absent || n.tree == ptree {
 		return unchangedInputs, nil
 	}
+	if alike, err := w.outsideAlike(n); alike || err != nil {
+		return unchangedInputs, err
+	}
 	changed, err := w.sourcesDiffer(ptree, n.tree)
 	if err != nil {
 		return 0, err
@@ -83,6 +86,38 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 		return sourcesChanged, nil
 	}
 	return unchangedInputs, nil
+}
+
+// outsideAlike reports whether n and its first parent both stand outside
+// the definition's since/until range, alike (both before since:, or both
+// at or after until:). There the definition is looked for at its own
+// paths only, not by the tree search, so when those hold the same on both
+// sides the records are the same whatever other files changed.
+func (w *walker) outsideAlike(n node) (bool, error) {
+	d := w.q.Definition
+	if d.Since == "" && d.Until == "" {
+		return false, nil
+	}
+	cur, err := w.outsideRange(n.hash)
+	if cur == "" || err != nil {
+		return false, err
+	}
+	par, err := w.outsideRange(n.parent)
+	return cur == par, err
+}
+
+// outsideRange is locate's Extractor.OutsideRange for commit h,
+// remembered.
+func (w *walker) outsideRange(h plumbing.Hash) (string, error) {
+	if o, ok := w.outside[h]; ok {
+		return o, nil
+	}
+	o, err := w.x.OutsideRange(w.q.Definition.ID, w.hist, h.String())
+	if err != nil {
+		return "", fmt.Errorf("place %s against %s's since/until range: %w", h, w.q.Definition.ID, err)
+	}
+	w.outside[h] = o
+	return o, nil
 }
 
 // inputs returns (and remembers) what commit h, with tree t, holds at the

@@ -389,14 +389,18 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 	if d.Since == "" && d.Until == "" {
 		return nil, nil
 	}
-	h := snap.History()
-	if h == nil {
+	return x.rangeOf(snap.History(), snap.Commit(), d)
+}
+
+// rangeOf is rangeAt for a commit of history h.
+func (x *Extractor) rangeOf(h source.History, commit string, d *findings.Definition) (*outside, error) {
+	if h == nil || d.Since == "" && d.Until == "" {
 		return nil, nil
 	}
 	x.src.Lock()
 	defer x.src.Unlock()
 	if d.Since != "" {
-		p, err := x.lineage.place(h, snap.Commit(), d.Since)
+		p, err := x.lineage.place(h, commit, d.Since)
 		if err != nil {
 			return nil, err
 		}
@@ -405,7 +409,7 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 		}
 	}
 	if d.Until != "" {
-		p, err := x.lineage.place(h, snap.Commit(), d.Until)
+		p, err := x.lineage.place(h, commit, d.Until)
 		if err != nil {
 			return nil, err
 		}
