@@ -37,7 +37,6 @@ type Objects struct {
 	cache objectCache
 	rd    packReader
 	zr    io.ReadCloser
-	fsErr error
 }
 
 // pack is one pack file and its index.
@@ -200,6 +199,11 @@ func (o *Objects) at(p *pack, off int64, depth int) (plumbing.ObjectType, []byte
 	return typ, data, nil
 }
 
+// maxObjectSize bounds what Objects inflates: commits and trees, and
+// the objects their deltas are based on, are far smaller; a larger size
+// is a damaged header, refused before it is allocated.
+const maxObjectSize = 8 * MaxBlobSize
+
 // inflate reads size bytes of zlib data from the reader's position.
 func (o *Objects) inflate(size int64) ([]byte, error) {
 	if o.zr == nil {
@@ -211,8 +215,8 @@ func (o *Objects) inflate(size int64) ([]byte, error) {
 	} else if err := o.zr.(zlib.Resetter).Reset(&o.rd, nil); err != nil {
 		return nil, err
 	}
-	if size < 0 || size > MaxBlobSize*8 {
-		return nil, fmt.Errorf("object of %d bytes", size)
+	if size < 0 || size > maxObjectSize {
+		return nil, fmt.Errorf("object of %d bytes, over the %d read here", size, maxObjectSize)
 	}
 	data := make([]byte, size)
 	if _, err := io.ReadFull(o.zr, data); err != nil {
