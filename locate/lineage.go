@@ -389,18 +389,14 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 	if d.Since == "" && d.Until == "" {
 		return nil, nil
 	}
-	return x.rangeOf(snap.History(), snap.Commit(), d)
-}
-
-// rangeOf is rangeAt for a commit of history h.
-func (x *Extractor) rangeOf(h source.History, commit string, d *findings.Definition) (*outside, error) {
-	if h == nil || d.Since == "" && d.Until == "" {
+	h := snap.History()
+	if h == nil {
 		return nil, nil
 	}
 	x.src.Lock()
 	defer x.src.Unlock()
 	if d.Since != "" {
-		p, err := x.lineage.place(h, commit, d.Since)
+		p, err := x.lineage.place(h, snap.Commit(), d.Since)
 		if err != nil {
 			return nil, err
 		}
@@ -409,7 +405,7 @@ func (x *Extractor) rangeOf(h source.History, commit string, d *findings.Definit
 		}
 	}
 	if d.Until != "" {
-		p, err := x.lineage.place(h, commit, d.Until)
+		p, err := x.lineage.place(h, snap.Commit(), d.Until)
 		if err != nil {
 			return nil, err
 		}

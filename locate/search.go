@@ -50,12 +50,23 @@ func (x *Extractor) OutsideRange(id string, h source.History, commit string) (st
 	if err != nil {
 		return "", err
 	}
-	o, err := x.rangeOf(h, commit, cd.def)
+	o, err := x.rangeAt(commitOf{h: h, commit: commit}, cd.def)
 	if err != nil || o == nil {
 		return "", err
 	}
 	return o.reason, nil
 }
+
+// commitOf is a commit of a history as rangeAt reads a snapshot: its id
+// and its history, nothing else (the embedded Snapshot is nil).
+type commitOf struct {
+	source.Snapshot
+	h      source.History
+	commit string
+}
+
+func (c commitOf) Commit() string          { return c.commit }
+func (c commitOf) History() source.History { return c.h }
 
 // def returns the compiled definition id.
 func (x *Extractor) def(id string) (*compiledDef, error) {
