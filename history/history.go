@@ -122,6 +122,10 @@ type Stats struct {
 	// Passes is the number of walks (a new path the record was found at
 	// means walking again, see LogEach).
 	Passes int
+	// Located is the number of commits whose records were located, over
+	// every pass: a commit compared in an earlier pass is not located
+	// again.
+	Located int
 }
 
 // ErrShallow reports a repository that holds only part of its history.
@@ -143,7 +147,9 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if s, err := repo.Storer.Shallow(); err == nil && len(s) > 0 {
 		return nil, ErrShallow
 	}
-	nodes, read, err := walkRange(repo, q.To, q.From)
+	objs := source.NewObjects(repo)
+	defer objs.Close()
+	nodes, read, err := walkRange(objs, q.To, q.From)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +168,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 			ids[i] = fs[k].ID
 		}
 		w := newWalker(repo, x, fq, ids)
-		w.commits, w.dirs = read, dirs
+		w.commits, w.dirs, w.objs = read, dirs, objs
 		hs, err := w.history(nodes)
 		if err != nil {
 			return nil, err
@@ -179,7 +185,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if since.IsZero() {
 		return out, nil
 	}
-	first, err := firstReleases(repo, read, q.Releases, since)
+	first, err := firstReleases(objs, read, q.Releases, since)
 	if err != nil {
 		return nil, err
 	}
@@ -262,13 +268,35 @@ type walker struct {
 	// were found at (a moved file, a file: target).
 	paths []string
 	extra map[string]bool
-	keys  map[plumbing.Hash]*inputs
+	// extraSorted is extra's paths in order, for inputs.
+	extraSorted []string
+	keys        map[plumbing.Hash]*inputs
 	// commits are the commits of the range and their parents.
 	commits commits
 	// dirs remembers tree lookups (see lookup).
 	dirs map[treeName]object.TreeEntry
+	// objs reads the commits and trees walked.
+	objs *source.Objects
+	// hist is the repository's history, for the since/until range;
+	// outside remembers where commits stand to it (see outsideAlike).
+	hist    source.History
+	outside map[plumbing.Hash]string
 	// states holds the records of the last commits located, bounded.
 	states map[plumbing.Hash]*state
+	// compared keeps what compare gave at each commit compared, over the
+	// passes of history: a commit's records do not depend on the paths
+	// compared, so a later pass reuses the entries (see compareAll).
+	compared map[plumbing.Hash]comparison
+	// located counts the commits located (Stats.Located).
+	located int
+}
+
+// comparison is what compare gave for each id at one commit, and whether
+// it listed touched commits there (with Query.AllCommits, when a file the
+// record is read from changed).
+type comparison struct {
+	touched bool
+	entries []*Entry
 }
 
 // maxStates bounds the records walker keeps by commit: a commit is
@@ -278,10 +306,13 @@ const maxStates = 256
 func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string) *walker {
 	return &walker{
 		repo: repo, x: x, q: q, ids: ids,
-		paths:  append([]string{q.Definition.Path}, q.Definition.Candidates...),
-		extra:  map[string]bool{},
-		keys:   map[plumbing.Hash]*inputs{},
-		states: map[plumbing.Hash]*state{},
+		paths:    append([]string{q.Definition.Path}, q.Definition.Candidates...),
+		extra:    map[string]bool{},
+		keys:     map[plumbing.Hash]*inputs{},
+		states:   map[plumbing.Hash]*state{},
+		compared: map[plumbing.Hash]comparison{},
+		hist:     source.NewGitHistory(repo),
+		outside:  map[plumbing.Hash]string{},
 	}
 }
 
@@ -299,22 +330,47 @@ func (w *walker) walk(commits []node) ([][]*Entry, Stats, error) {
 			continue
 		}
 		st.Compared++
-		for i := range w.ids {
-			e, err := w.compare(n, i, touched == filesChanged)
-			if err != nil {
-				return nil, st, err
-			}
+		es, err := w.compareAll(n, touched == filesChanged && w.q.AllCommits)
+		if err != nil {
+			return nil, st, err
+		}
+		for i, e := range es {
 			if e != nil {
 				out[i] = append(out[i], e)
 			}
 		}
 	}
+	st.Located = w.located
 	return out, st, nil
 }
 
+// compareAll is compare for every id at n, remembered by commit: a later
+// pass, which compares at least the commits an earlier one did, locates
+// only the commits it adds. Only whether touched commits are listed can
+// differ for the same commit between passes (a path found in between
+// makes a change of that file a touch), so it is part of what is
+// remembered and a different answer is computed afresh.
+func (w *walker) compareAll(n node, touched bool) ([]*Entry, error) {
+	if c, ok := w.compared[n.hash]; ok && c.touched == touched {
+		return c.entries, nil
+	}
+	es := make([]*Entry, len(w.ids))
+	for i := range w.ids {
+		e, err := w.compare(n, i, touched)
+		if err != nil {
+			return nil, err
+		}
+		es[i] = e
+	}
+	w.compared[n.hash] = comparison{touched: touched, entries: es}
+	return es, nil
+}
+
 // compare locates the records at n and at its first parent and returns
-// the entry of the i-th id for n, nil when it is not listed.
-func (w *walker) compare(n node, i int, filesTouched bool) (*Entry, error) {
+// the entry of the i-th id for n, nil when it is not listed. With
+// listTouched, a commit that leaves the record as it was is listed as
+// touched.
+func (w *walker) compare(n node, i int, listTouched bool) (*Entry, error) {
 	cur, err := w.state(n.hash)
 	if err != nil {
 		return nil, err
@@ -326,7 +382,7 @@ func (w *walker) compare(n node, i int, filesTouched bool) (*Entry, error) {
 		}
 	}
 	kind := classify(old, cur, i)
-	if kind == "" && filesTouched && w.q.AllCommits {
+	if kind == "" && listTouched {
 		kind = KindTouched
 	}
 	if kind == "" {
@@ -425,6 +481,7 @@ func (w *walker) state(h plumbing.Hash) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
+	w.located++
 	snap, err := source.NewGitSnapshot(w.repo, c)
 	if err != nil {
 		return nil, err

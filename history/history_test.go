@@ -439,3 +439,68 @@ func TestLogEachSiblings(t *testing.T) {
 		}
 	}
 }
+
+// A second pass (a path found during the first) reuses what the first
+// compared rather than locating those commits again. But the newest
+// commit, which changed the moved file, was compared in the first pass
+// as a change to the tree search's inputs (the record's new path was not
+// known yet): in the second it is a touch of the record's file, which
+// --all-commits lists, not the first pass's answer.
+func TestLogSecondPassReuse(t *testing.T) {
+	r := newFixtureRepo(t)
+	r.commit("add", map[string]string{"src/session/system.ts": system(0, "gpt")})
+	r.commit("move", map[string]string{"lib/a/system.ts": system(0, "gpt")})
+	r.commit("pad", map[string]string{"lib/a/system.ts": system(2, "gpt")})
+	for _, all := range []bool{false, true} {
+		h, err := logOne(r.repo, Query{ID: "route", Definition: routeDefinition(t), To: r.commitObject("pad"), AllCommits: all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"move | moved | -", "add | appeared | -"}
+		if all {
+			want = []string{"pad | touched | -", "move | moved | -", "add | appeared | -"}
+		}
+		if got := summary(h); !slices.Equal(got, want) {
+			t.Errorf("all-commits %v: log:\n%s\nwant:\n%s", all, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		// Both passes compare the three commits; each is located once.
+		if h.Stats.Passes != 2 || h.Stats.Compared != 3 || h.Stats.Located != 3 {
+			t.Errorf("all-commits %v: %d passes compared %d commits and located %d, want 2 passes comparing the 3 commits and locating each once", all, h.Stats.Passes, h.Stats.Compared, h.Stats.Located)
+		}
+	}
+}
+
+// Before its since: tag a definition is looked for at its own paths only,
+// so a commit there that changes another file holding the query's anchors
+// is not compared (its parent stands before the tag too); the tagged
+// commit, which makes the same kind of change but whose parent stands
+// before it, is, and the record the tree search finds there appears.
+func TestLogOutsideRangeNotSearched(t *testing.T) {
+	def, err := findings.Parse([]byte(routeDef+"since: v0.5.0\n"), "route.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newFixtureRepo(t)
+	// The query's words, in a comment: the search would parse the file
+	// and find nothing.
+	words := func(n int) string {
+		return fmt.Sprintf("// export function provider includes %d\nexport const a = %d\n", n, n)
+	}
+	y := system(0, "gpt")
+	r.commit("root", map[string]string{"lib/x.ts": words(1), "lib/y/system.ts": y})
+	r.commit("edit x", map[string]string{"lib/x.ts": words(2), "lib/y/system.ts": y})
+	r.commit("release", map[string]string{"lib/x.ts": words(3), "lib/y/system.ts": y})
+	r.tag("v0.5.0", "release")
+	r.commit("edit x again", map[string]string{"lib/x.ts": words(4), "lib/y/system.ts": y})
+	h, err := logOne(r.repo, Query{ID: "route", Definition: def, To: r.commitObject("edit x again")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summary(h), []string{"release | appeared | -"}; !slices.Equal(got, want) {
+		t.Errorf("log: %q, want %q", got, want)
+	}
+	// root (no parent), release and edit x again; not edit x.
+	if h.Stats.Compared != 3 {
+		t.Errorf("compared %d commits, want 3", h.Stats.Compared)
+	}
+}

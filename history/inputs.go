@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"container/heap"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +60,7 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 		// Compared with an empty tree: listed when the record is located.
 		return filesChanged, nil
 	}
-	pc, err := w.commits.get(w.repo, n.parent)
+	pc, err := w.commits.get(w.objs, n.parent)
 	if err != nil {
 		return 0, err
 	}
@@ -74,6 +75,9 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 	if !cur.absent || n.tree == ptree {
 		return unchangedInputs, nil
 	}
+	if alike, err := w.outsideAlike(n); alike || err != nil {
+		return unchangedInputs, err
+	}
 	changed, err := w.sourcesDiffer(ptree, n.tree)
 	if err != nil {
 		return 0, err
@@ -84,24 +88,60 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 	return unchangedInputs, nil
 }
 
+// outsideAlike reports whether n and its first parent both stand outside
+// the definition's since/until range, alike (both before since:, or both
+// at or after until:). There the definition is looked for at its own
+// paths only, not by the tree search, so when those hold the same on both
+// sides the records are the same whatever other files changed.
+func (w *walker) outsideAlike(n node) (bool, error) {
+	d := w.q.Definition
+	if d.Since == "" && d.Until == "" {
+		return false, nil
+	}
+	cur, err := w.outsideRange(n.hash)
+	if cur == "" || err != nil {
+		return false, err
+	}
+	par, err := w.outsideRange(n.parent)
+	return cur == par, err
+}
+
+// outsideRange is locate's Extractor.OutsideRange for commit h,
+// remembered.
+func (w *walker) outsideRange(h plumbing.Hash) (string, error) {
+	if o, ok := w.outside[h]; ok {
+		return o, nil
+	}
+	o, err := w.x.OutsideRange(w.q.Definition.ID, w.hist, h.String())
+	if err != nil {
+		return "", fmt.Errorf("place %s against %s's since/until range: %w", h, w.q.Definition.ID, err)
+	}
+	w.outside[h] = o
+	return o, nil
+}
+
 // inputs returns (and remembers) what commit h, with tree t, holds at the
 // record's paths.
 func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 	if in, ok := w.keys[h]; ok {
 		return in, nil
 	}
-	var b strings.Builder
+	// The key is compared, never shown: each entry's id and mode are
+	// written as bytes.
+	var b []byte
 	in := &inputs{absent: true}
 	entry := func(p string) (bool, error) {
 		e, ok, err := w.lookup(t, p)
 		if err != nil {
 			return false, fmt.Errorf("look up %s at %s: %w", p, h, err)
 		}
+		b = append(append(b, p...), 0)
 		if !ok {
-			b.WriteString(p + "\x00\n")
+			b = append(b, '\n')
 			return false, nil
 		}
-		fmt.Fprintf(&b, "%s\x00%s %s\n", p, e.Hash, e.Mode)
+		b = binary.BigEndian.AppendUint32(append(b, e.Hash[:]...), uint32(e.Mode))
+		b = append(b, '\n')
 		return e.Mode.IsFile(), nil
 	}
 	for _, p := range w.paths {
@@ -113,12 +153,16 @@ func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 			in.absent = false
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(w.extra)) {
+	if len(w.extraSorted) != len(w.extra) {
+		// Paths are only ever added to extra.
+		w.extraSorted = slices.Sorted(maps.Keys(w.extra))
+	}
+	for _, p := range w.extraSorted {
 		if _, err := entry(p); err != nil {
 			return nil, err
 		}
 	}
-	in.key = b.String()
+	in.key = string(b)
 	w.keys[h] = in
 	return in, nil
 }
@@ -137,14 +181,15 @@ const maxLookups = 1 << 18
 // the way to a file, so a walk decodes only the directories that changed
 // (as git's own path-limited walk skips equal subtrees).
 func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, error) {
-	names := strings.Split(p, "/")
 	cur := t
-	for i, name := range names {
+	for rest := p; ; {
+		name, after, more := strings.Cut(rest, "/")
+		rest = after
 		k := treeName{cur, name}
 		e, ok := w.dirs[k]
 		if !ok {
 			var err error
-			if e, err = findInTree(w.repo, cur, name); err != nil {
+			if e, err = findInTree(w.objs, cur, name); err != nil {
 				return object.TreeEntry{}, false, err
 			}
 			if len(w.dirs) >= maxLookups {
@@ -155,7 +200,7 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 		if e.Name == "" {
 			return object.TreeEntry{}, false, nil
 		}
-		if i == len(names)-1 {
+		if !more {
 			return e, true, nil
 		}
 		if e.Mode != filemode.Dir {
@@ -163,15 +208,14 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 		}
 		cur = e.Hash
 	}
-	return object.TreeEntry{}, false, nil
 }
 
 // findInTree returns the entry name of tree t, a zero entry when there is
 // none. It scans the tree's encoding (mode SP name NUL 20-byte id, for each
 // entry) rather than decoding every entry: a walk looks up one name in
 // thousands of trees.
-func findInTree(repo *git.Repository, t plumbing.Hash, name string) (object.TreeEntry, error) {
-	data, err := rawTree(repo, t)
+func findInTree(objs *source.Objects, t plumbing.Hash, name string) (object.TreeEntry, error) {
+	data, err := objs.Read(t, plumbing.TreeObject)
 	if err != nil {
 		return object.TreeEntry{}, err
 	}
@@ -273,7 +317,7 @@ func (w *walker) treeEntries(t plumbing.Hash) ([]object.TreeEntry, error) {
 	if t.IsZero() {
 		return nil, nil
 	}
-	data, err := rawTree(w.repo, t)
+	data, err := w.objs.Read(t, plumbing.TreeObject)
 	if err != nil {
 		return nil, err
 	}
@@ -294,24 +338,6 @@ func (w *walker) treeEntries(t plumbing.Hash) ([]object.TreeEntry, error) {
 		data = data[nul+1+hashLen:]
 	}
 	return out, nil
-}
-
-// rawTree returns the encoding of tree t.
-func rawTree(repo *git.Repository, t plumbing.Hash) ([]byte, error) {
-	obj, err := repo.Storer.EncodedObject(plumbing.TreeObject, t)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", t, err)
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", t, err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", t, err)
-	}
-	return data, nil
 }
 
 // readBlob reads a blob for SearchConsiders; one over source.MaxBlobSize
@@ -337,56 +363,70 @@ func (w *walker) readBlob(h plumbing.Hash) ([]byte, error) {
 // queue by committer date, ties in the order the commits were reached.
 // As in git's revision walk, the commits reachable from from are marked
 // in the same queue, and the walk ends once only marked commits are left
-// in it, so the history behind from is not read.
-func walkRange(repo *git.Repository, to, from *object.Commit) ([]node, commits, error) {
+// in it, so the history behind from is not read. Of each commit only its
+// header is read (source.Objects.ReadCommitHeader).
+func walkRange(objs *source.Objects, to, from *object.Commit) ([]node, commits, error) {
 	trees := commits{}
 	excluded := map[plumbing.Hash]bool{}
-	seen := map[plumbing.Hash]bool{}
 	q := &commitQueue{}
-	push := func(c *object.Commit) {
-		seen[c.Hash] = true
-		trees[c.Hash] = commitInfo{tree: c.TreeHash, parents: c.ParentHashes, when: c.Committer.When}
-		q.add(c)
+	push := func(h plumbing.Hash, ci commitInfo) {
+		trees[h] = ci
+		q.add(h, ci.when)
 	}
 	if from != nil {
 		excluded[from.Hash] = true
-		push(from)
+		push(from.Hash, infoOf(from))
 	}
-	if !seen[to.Hash] {
-		push(to)
+	if _, ok := trees[to.Hash]; !ok {
+		push(to.Hash, infoOf(to))
 	}
 	var out []node
 	for q.Len() > 0 && !q.allExcluded(excluded) {
-		c := heap.Pop(q).(queued).c
-		ex := excluded[c.Hash]
+		h := heap.Pop(q).(queued).hash
+		ci := trees[h]
+		ex := excluded[h]
 		if !ex {
-			n := node{hash: c.Hash, tree: c.TreeHash}
-			if len(c.ParentHashes) > 0 {
-				n.parent, n.hasParent = c.ParentHashes[0], true
+			n := node{hash: h, tree: ci.tree}
+			if len(ci.parents) > 0 {
+				n.parent, n.hasParent = ci.parents[0], true
 			}
 			out = append(out, n)
 		}
-		for _, p := range c.ParentHashes {
+		for _, p := range ci.parents {
 			if ex {
 				excluded[p] = true
 			}
-			if seen[p] {
+			if _, ok := trees[p]; ok {
 				continue
 			}
-			pc, err := repo.CommitObject(p)
+			pc, err := readCommit(objs, p)
 			if err != nil {
-				return nil, nil, fmt.Errorf("read commit %s (parent of %s): %w; log needs the whole history", p, c.Hash, err)
+				return nil, nil, fmt.Errorf("read commit %s (parent of %s): %w; log needs the whole history", p, h, err)
 			}
-			push(pc)
+			push(p, pc)
 		}
 	}
 	return out, trees, nil
 }
 
+// infoOf is what walks need of a decoded commit.
+func infoOf(c *object.Commit) commitInfo {
+	return commitInfo{tree: c.TreeHash, parents: c.ParentHashes, when: c.Committer.When}
+}
+
+// readCommit reads what walks need of commit h.
+func readCommit(objs *source.Objects, h plumbing.Hash) (commitInfo, error) {
+	ch, err := objs.ReadCommitHeader(h)
+	if err != nil {
+		return commitInfo{}, err
+	}
+	return commitInfo{tree: ch.Tree, parents: ch.Parents, when: ch.Committed}, nil
+}
+
 // allExcluded reports whether every queued commit is excluded.
 func (q *commitQueue) allExcluded(excluded map[plumbing.Hash]bool) bool {
 	for _, it := range q.items {
-		if !excluded[it.c.Hash] {
+		if !excluded[it.hash] {
 			return false
 		}
 	}
@@ -405,26 +445,26 @@ type commitInfo struct {
 type commits map[plumbing.Hash]commitInfo
 
 // get returns what h holds, reading the commit when it is not held.
-func (cs commits) get(repo *git.Repository, h plumbing.Hash) (commitInfo, error) {
+func (cs commits) get(objs *source.Objects, h plumbing.Hash) (commitInfo, error) {
 	if ci, ok := cs[h]; ok {
 		return ci, nil
 	}
-	c, err := repo.CommitObject(h)
+	ci, err := readCommit(objs, h)
 	if err != nil {
 		return commitInfo{}, fmt.Errorf("read commit %s: %w; log needs the whole history", h, err)
 	}
-	return commitInfo{tree: c.TreeHash, parents: c.ParentHashes, when: c.Committer.When}, nil
+	return ci, nil
 }
 
 // ancestors calls visit on start and every commit reachable from it, each
 // once; visit returning false stops the walk below that commit.
-func ancestors(repo *git.Repository, cs commits, start plumbing.Hash, visit func(plumbing.Hash, commitInfo) bool) error {
+func ancestors(objs *source.Objects, cs commits, start plumbing.Hash, visit func(plumbing.Hash, commitInfo) bool) error {
 	stack := []plumbing.Hash{start}
 	seen := map[plumbing.Hash]bool{start: true}
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		ci, err := cs.get(repo, h)
+		ci, err := cs.get(objs, h)
 		if err != nil {
 			return err
 		}
@@ -449,20 +489,21 @@ type commitQueue struct {
 }
 
 type queued struct {
-	c   *object.Commit
-	seq int
+	hash plumbing.Hash
+	when time.Time
+	seq  int
 }
 
-func (q *commitQueue) add(c *object.Commit) {
-	heap.Push(q, queued{c: c, seq: q.seq})
+func (q *commitQueue) add(h plumbing.Hash, when time.Time) {
+	heap.Push(q, queued{hash: h, when: when, seq: q.seq})
 	q.seq++
 }
 
 func (q *commitQueue) Len() int { return len(q.items) }
 func (q *commitQueue) Less(i, j int) bool {
 	a, b := q.items[i], q.items[j]
-	if !a.c.Committer.When.Equal(b.c.Committer.When) {
-		return a.c.Committer.When.After(b.c.Committer.When)
+	if !a.when.Equal(b.when) {
+		return a.when.After(b.when)
 	}
 	return a.seq < b.seq
 }
@@ -486,14 +527,14 @@ const releaseSlop = 24 * time.Hour
 // commits an older release already holds (every ancestor of such a commit
 // is held too) and at commits older than since by more than releaseSlop,
 // which cannot be ancestors of the commits asked about.
-func firstReleases(repo *git.Repository, cs commits, releases []Release, since time.Time) (func(plumbing.Hash) string, error) {
+func firstReleases(objs *source.Objects, cs commits, releases []Release, since time.Time) (func(plumbing.Hash) string, error) {
 	cutoff := since.Add(-releaseSlop)
 	first := map[plumbing.Hash]int{}
 	for i, r := range releases {
 		if _, ok := first[r.Commit]; ok {
 			continue
 		}
-		err := ancestors(repo, cs, r.Commit, func(h plumbing.Hash, c commitInfo) bool {
+		err := ancestors(objs, cs, r.Commit, func(h plumbing.Hash, c commitInfo) bool {
 			if _, ok := first[h]; ok || c.when.Before(cutoff) {
 				return false
 			}

@@ -1,6 +1,10 @@
 package locate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/keyfindings/keyfindings/source"
+)
 
 // SearchConsiders reports whether the tree search for definition id would
 // consider a .ts/.tsx file with these bytes: whether they hold every
@@ -11,15 +15,9 @@ import "fmt"
 // to tell whether a change to a source file can change what the search
 // finds.
 func (x *Extractor) SearchConsiders(id, blob string, read func() ([]byte, error)) (bool, error) {
-	var cd *compiledDef
-	for _, d := range x.defs {
-		if d.def.ID == id {
-			cd = d
-			break
-		}
-	}
-	if cd == nil {
-		return false, fmt.Errorf("no definition %s in this Extractor", id)
+	cd, err := x.def(id)
+	if err != nil {
+		return false, err
 	}
 	var data []byte
 	for _, s := range cd.shapes {
@@ -38,4 +36,44 @@ func (x *Extractor) SearchConsiders(id, blob string, read func() ([]byte, error)
 		}
 	}
 	return false, nil
+}
+
+// OutsideRange tells where commit stands to definition id's since/until
+// range in history h: "" when inside it (or when ancestry does not tell),
+// else the problem the definition's missing record carries there
+// ("introduced in v1.16.0"). Outside its range a definition is looked for
+// at its own paths only, without the tree search, so a caller that
+// compares commits (keyfindings log) knows that two commits outside it
+// alike, whose files at those paths are the same, have the same records.
+func (x *Extractor) OutsideRange(id string, h source.History, commit string) (string, error) {
+	cd, err := x.def(id)
+	if err != nil {
+		return "", err
+	}
+	o, err := x.rangeAt(commitOf{h: h, commit: commit}, cd.def)
+	if err != nil || o == nil {
+		return "", err
+	}
+	return o.reason, nil
+}
+
+// commitOf is a commit of a history as rangeAt reads a snapshot: its id
+// and its history, nothing else (the embedded Snapshot is nil).
+type commitOf struct {
+	source.Snapshot
+	h      source.History
+	commit string
+}
+
+func (c commitOf) Commit() string          { return c.commit }
+func (c commitOf) History() source.History { return c.h }
+
+// def returns the compiled definition id.
+func (x *Extractor) def(id string) (*compiledDef, error) {
+	for _, d := range x.defs {
+		if d.def.ID == id {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("no definition %s in this Extractor", id)
 }

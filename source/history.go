@@ -28,6 +28,10 @@ type gitHistory struct {
 	repo *git.Repository
 }
 
+// NewGitHistory returns the History of repo, the one its snapshots
+// (NewGitSnapshot) give.
+func NewGitHistory(repo *git.Repository) History { return gitHistory{repo: repo} }
+
 func (h gitHistory) TagCommit(tag string) (string, error) {
 	if _, err := h.repo.Reference(plumbing.NewTagReferenceName(tag), false); err != nil {
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
