@@ -21,6 +21,8 @@ type gitRepo struct {
 	// pinnedCommit is the commit defaultRef must name, "" if not pinned.
 	pinnedCommit string
 	webURL       string
+	// hist is the History of repo its snapshots share, made on first use.
+	hist *packHistory
 }
 
 // defaultToPin makes the pin's tag the default ref of a repository that
@@ -65,7 +67,21 @@ func (g *gitRepo) resolve(ref string) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap.(*gitSnapshot).hist = g.history()
 	return &Resolved{Snapshot: snap, Ref: ref, Commit: c.Hash.String(), WebURL: g.webURL}, nil
+}
+
+// history returns the History the repository's snapshots share: made
+// again when a URL cache has replaced the repository.
+func (g *gitRepo) history() *packHistory {
+	if g.hist != nil && g.hist.repo != g.repo {
+		g.hist.close()
+		g.hist = nil
+	}
+	if g.hist == nil {
+		g.hist = newPackHistory(g.repo)
+	}
+	return g.hist
 }
 
 // Ensure does nothing: a local repository is never fetched into.
@@ -80,6 +96,10 @@ func (g *gitRepo) Repository() (*git.Repository, error) { return g.repo, nil }
 
 // Close releases the pack files the repository keeps open.
 func (g *gitRepo) Close() error {
+	if g.hist != nil {
+		g.hist.close()
+		g.hist = nil
+	}
 	if st, ok := g.repo.Storer.(*filesystem.Storage); ok {
 		st.Close()
 	}

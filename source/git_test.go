@@ -2,8 +2,10 @@ package source
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,5 +230,65 @@ func TestFileURLOpenedInPlace(t *testing.T) {
 	}
 	if _, _, err := openAt(t, Options{Repo: "file://" + filepath.Join(r.Dir, "nope")}, ""); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
 		t.Errorf("missing directory: %v", err)
+	}
+}
+
+// TestSnapshotsShareHistory checks that the snapshots a git source
+// resolves share one History (an Extractor keeps what it learnt of a
+// history under it), which reads each commit's parents and time as go-git
+// decodes them, packed or loose, and says ErrNotFound for a commit the
+// copy lacks.
+func TestSnapshotsShareHistory(t *testing.T) {
+	r := packedRepo(t, false)
+	s, err := Open(context.Background(), Options{Repo: r.Dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, err := s.At(context.Background(), "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.At(context.Background(), "HEAD~3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := a.Snapshot.History()
+	if _, ok := h.(*packHistory); !ok || h != b.Snapshot.History() {
+		t.Fatalf("snapshots' histories %T %v and %v: want one shared packHistory", h, h, b.Snapshot.History())
+	}
+	repo, err := s.Repository()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := NewGitHistory(repo)
+	iter, err := repo.Log(&git.LogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = iter.ForEach(func(c *object.Commit) error {
+		n++
+		gotP, gotT, err := h.Parents(c.Hash.String())
+		if err != nil {
+			return err
+		}
+		wantP, wantT, err := plain.Parents(c.Hash.String())
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(gotP, wantP) || !gotT.Equal(wantT) {
+			t.Errorf("%s: parents %v at %v, go-git says %v at %v", c.Hash, gotP, gotT, wantP, wantT)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 40 {
+		t.Fatalf("compared %d commits, want the whole history", n)
+	}
+	if _, _, err := h.Parents(strings.Repeat("ab", 20)); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a commit the copy lacks: %v, want ErrNotFound", err)
 	}
 }

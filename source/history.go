@@ -3,6 +3,7 @@ package source
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -60,4 +61,44 @@ func (h gitHistory) Parents(commit string) ([]string, time.Time, error) {
 		out[i] = p.String()
 	}
 	return out, c.Committer.When, nil
+}
+
+// packHistory is the History of a repository whose commits are read
+// through Objects: a commit's parents and time from its header, without
+// decoding the rest of it through go-git. Deciding whether a commit comes
+// before a release reads every commit between them (thousands at an old
+// release), so this halves the cost of a first build's since/until
+// answers. One serves every snapshot a source resolves, so the answers an
+// Extractor keeps under it are shared.
+type packHistory struct {
+	gitHistory
+	mu   sync.Mutex
+	objs *Objects
+}
+
+func newPackHistory(repo *git.Repository) *packHistory {
+	return &packHistory{gitHistory: gitHistory{repo: repo}, objs: NewObjects(repo)}
+}
+
+func (h *packHistory) Parents(commit string) ([]string, time.Time, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch, err := h.objs.ReadCommitHeader(plumbing.NewHash(commit))
+	if err != nil {
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return nil, time.Time{}, ErrNotFound
+		}
+		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", commit, err)
+	}
+	out := make([]string, len(ch.Parents))
+	for i, p := range ch.Parents {
+		out[i] = p.String()
+	}
+	return out, ch.Committed, nil
+}
+
+func (h *packHistory) close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.objs.Close()
 }

@@ -91,6 +91,9 @@ type gitSnapshot struct {
 	repo   *git.Repository
 	commit *object.Commit
 	tree   *object.Tree
+	// hist, when set, is the History the source shares among its
+	// snapshots; else go-git reads the commits.
+	hist History
 }
 
 // NewGitSnapshot returns the snapshot of commit c in repo.
@@ -104,7 +107,12 @@ func NewGitSnapshot(repo *git.Repository, c *object.Commit) (Snapshot, error) {
 
 func (s *gitSnapshot) Commit() string         { return s.commit.Hash.String() }
 func (s *gitSnapshot) CommittedAt() time.Time { return s.commit.Committer.When.UTC() }
-func (s *gitSnapshot) History() History       { return gitHistory{repo: s.repo} }
+func (s *gitSnapshot) History() History {
+	if s.hist != nil {
+		return s.hist
+	}
+	return gitHistory{repo: s.repo}
+}
 
 func (s *gitSnapshot) ReadFile(p string) (*File, error) {
 	entry, err := s.tree.FindEntry(p)
