@@ -5,8 +5,11 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"regexp"
+	"runtime"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -56,6 +59,12 @@ const (
 // newMarkdown returns the goldmark configuration for pages whose excerpts
 // come from records and whose figures (by name) are already HTML.
 func newMarkdown(records map[string]*findings.Record, html *htmltemplate.Template, figures map[string]htmltemplate.HTML) *markdown {
+	return newMarkdownLexed(records, nil, html, figures)
+}
+
+// newMarkdownLexed is newMarkdown with the records' excerpts highlighted
+// already (lexExcerpts).
+func newMarkdownLexed(records map[string]*findings.Record, lexed map[string][][]token, html *htmltemplate.Template, figures map[string]htmltemplate.HTML) *markdown {
 	return &markdown{md: goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
 		goldmark.WithParserOptions(
@@ -63,7 +72,7 @@ func newMarkdown(records map[string]*findings.Record, html *htmltemplate.Templat
 			parser.WithASTTransformers(util.Prioritized(calloutTransformer{}, 500)),
 		),
 		goldmark.WithRendererOptions(
-			gmrenderer.WithNodeRenderers(util.Prioritized(&codeRenderer{records: records, html: html, figures: figures}, 100)),
+			gmrenderer.WithNodeRenderers(util.Prioritized(&codeRenderer{records: records, html: html, figures: figures, lexed: lexed}, 100)),
 		),
 	)}
 }
@@ -90,6 +99,9 @@ type codeRenderer struct {
 	records map[string]*findings.Record
 	html    *htmltemplate.Template
 	figures map[string]htmltemplate.HTML
+	// lexed holds each located record's excerpt highlighted, by id
+	// (lexExcerpts); an excerpt missing from it is highlighted when shown.
+	lexed map[string][][]token
 }
 
 // RegisterFuncs implements gmrenderer.NodeRenderer.
@@ -176,7 +188,7 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	}
 	var err error
 	if rec != nil && rec.Location != nil {
-		v, err = recordExcerpt(rec, head)
+		v, err = recordExcerpt(rec, head, r.lexed[rec.ID])
 	} else {
 		lang := "plaintext"
 		if len(info) > 0 && !strings.HasPrefix(info[0], excerptInfo) {
@@ -198,14 +210,17 @@ func (r *codeRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	return ast.WalkSkipChildren, nil
 }
 
-// recordExcerpt highlights a record's excerpt with its line numbers. A
-// long excerpt is folded after its head, or, when head is set, cut after
-// it with a link to the record's page.
-func recordExcerpt(rec *findings.Record, head bool) (excerptView, error) {
+// recordExcerpt shows a record's excerpt highlighted (lines, when not nil,
+// are its lines highlighted already), with its line numbers. A long
+// excerpt is folded after its head, or, when head is set, cut after it
+// with a link to the record's page.
+func recordExcerpt(rec *findings.Record, head bool, lines [][]token) (excerptView, error) {
 	lexer, _ := language(rec.Location.Path)
-	lines, err := highlight(lexer, displayText(rec.Location.Excerpt))
-	if err != nil {
-		return excerptView{}, err
+	if lines == nil {
+		var err error
+		if lines, err = lexExcerpt(rec); err != nil {
+			return excerptView{}, err
+		}
 	}
 	base := ""
 	if rec.Location.Permalink != "" {
@@ -236,6 +251,55 @@ func recordExcerpt(rec *findings.Record, head bool) (excerptView, error) {
 		}
 	}
 	return v, nil
+}
+
+// lexExcerpt highlights a located record's excerpt.
+func lexExcerpt(rec *findings.Record) ([][]token, error) {
+	lexer, _ := language(rec.Location.Path)
+	return highlight(lexer, displayText(rec.Location.Excerpt))
+}
+
+// lexExcerpts highlights the excerpt of every located record of records
+// that the pages show (not those sameAs names: the pages link to an
+// earlier release's instead), on up to GOMAXPROCS goroutines, by record
+// id. Highlighting is most of
+// what rendering a site's pages costs, and an excerpt comes out the same
+// on every page that shows it; what the pages show does not depend on
+// the order the excerpts were highlighted in.
+func lexExcerpts(records map[string]*findings.Record, sameAs map[string]string) (map[string][][]token, error) {
+	var ids []string
+	for id, rec := range records {
+		if rec.Location != nil && sameAs[id] == "" {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	lines := make([][][]token, len(ids))
+	errs := make([]error, len(ids))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(ids)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				lines[i], errs[i] = lexExcerpt(records[ids[i]])
+			}
+		}()
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[string][][]token, len(ids))
+	for i, id := range ids {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("record %s: %w", id, errs[i])
+		}
+		out[id] = lines[i]
+	}
+	return out, nil
 }
 
 // plainExcerpt highlights the body of an ordinary fenced block.

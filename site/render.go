@@ -80,11 +80,11 @@ func renderSite(doc *findings.Document, license []byte, opts Options) (*rendered
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRenderer(rec, set, license != nil)
+	r, err := newRenderer(rec, set, license != nil, opts.sameAs)
 	if err != nil {
 		return nil, err
 	}
-	r.nav, r.sameAs = opts.nav, opts.sameAs
+	r.nav = opts.nav
 	files := Files{"findings.json": data}
 	if license != nil {
 		files["upstream-license.txt"] = license
@@ -200,8 +200,8 @@ type renderer struct {
 	sameAs map[string]string
 }
 
-func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*renderer, error) {
-	r := &renderer{doc: doc, set: set, records: map[string]*findings.Record{}}
+func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool, sameAs map[string]string) (*renderer, error) {
+	r := &renderer{doc: doc, set: set, records: map[string]*findings.Record{}, sameAs: sameAs}
 	for _, rec := range doc.Findings {
 		if _, err := checkAnchor(rec.ID); err != nil {
 			return nil, fmt.Errorf("record id: %w", err)
@@ -214,7 +214,11 @@ func newRenderer(doc *findings.Document, set *templateSet, licenseFile bool) (*r
 		}
 		r.records[rec.ID] = rec
 	}
-	r.md = newMarkdown(r.records, set.html, nil)
+	lexed, err := lexExcerpts(r.records, sameAs)
+	if err != nil {
+		return nil, err
+	}
+	r.md = newMarkdownLexed(r.records, lexed, set.html, nil)
 	v := &view{Doc: doc, Source: newSourceView(doc.Source), LicenseFile: licenseFile}
 	v.Sections = r.sections(doc.Findings)
 	r.sectionIDs = map[string]string{}
