@@ -47,14 +47,8 @@ func CheckReleaseTag(tag string) error {
 	return nil
 }
 
-// compareReleases compares two releases' records, and the routes of the
-// representative models on them.
-func compareReleases(old, new *findings.Document, cfg *route.Config) *diff.Diff {
-	return compareEvaluated(old, new, route.Totals(old, cfg), route.Totals(new, cfg), cfg)
-}
-
-// compareEvaluated is compareReleases with the routes of both sides
-// evaluated already (route.Totals).
+// compareEvaluated compares two releases' records, and the routes of the
+// representative models on them, evaluated already (route.Totals).
 func compareEvaluated(old, new *findings.Document, oldRoutes, newRoutes []route.Result, cfg *route.Config) *diff.Diff {
 	d := diff.Compare(old, new)
 	route.CompareTotals(d, cfg, oldRoutes, newRoutes)

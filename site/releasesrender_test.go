@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/route"
 )
 
 // renderReleases returns the files of a releases directory. rels are the
@@ -58,7 +59,7 @@ func renderReleases(rels []Release, opts Options) (Files, error) {
 		}
 		files, doc := rs.files, rs.doc
 		if prevDoc != nil {
-			if files[changesFile], err = renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareReleases(prevDoc, doc, d.routes), o.nav); err != nil {
+			if files[changesFile], err = renderChanges(d.set, rel.Tag, prev, doc, prevDoc, compareEvaluated(prevDoc, doc, route.Totals(prevDoc, d.routes), route.Totals(doc, d.routes), d.routes), o.nav); err != nil {
 				return nil, err
 			}
 		}
