@@ -45,14 +45,7 @@ import (
 // only), anchors, misses, parse-share, runs, lineage, tokens:
 // see cachesoff.go. bench/CACHES.md holds the figures.
 func BenchmarkCaches(b *testing.B) {
-	dir := os.Getenv("KEYFINDINGS_OPENCODE_REPO")
-	if dir == "" {
-		b.Skip("KEYFINDINGS_OPENCODE_REPO is not set: set it to a local copy of opencode's history to measure the caches")
-	}
-	cat, err := findings.Embedded()
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, cat := cachesSetup(b)
 	open := func(b *testing.B) *repo { return openRepo(b, dir) }
 	extract := func(o *repo, cacheDir string, tags ...string) error {
 		x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: cacheDir})
@@ -377,14 +370,7 @@ func loadAverage() string {
 //
 //	go test ./locate -run '^$' -bench 'CachesUnits' -benchtime 5x -v
 func BenchmarkCachesUnits(b *testing.B) {
-	dir := os.Getenv("KEYFINDINGS_OPENCODE_REPO")
-	if dir == "" {
-		b.Skip("KEYFINDINGS_OPENCODE_REPO is not set: set it to a local copy of opencode's history to measure the caches")
-	}
-	cat, err := findings.Embedded()
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, cat := cachesSetup(b)
 	snap, err := openRepo(b, dir).snapshot("v1.18.3")
 	if err != nil {
 		b.Fatal(err)
@@ -440,4 +426,19 @@ func BenchmarkCachesUnits(b *testing.B) {
 	b.ReportMetric(parse.Seconds()*1000/n/float64(len(files)), "cpu-ms/parse")
 	b.ReportMetric(count.Seconds()*1000/n/float64(len(texts)), "cpu-ms/count")
 	b.Logf("%d files parsed, %d excerpts counted per round; load average %s", len(files), len(texts), loadAverage())
+}
+
+// cachesSetup returns the real repository's path and the built-in
+// catalog, skipping without the repository.
+func cachesSetup(b *testing.B) (string, *findings.Catalog) {
+	b.Helper()
+	dir := os.Getenv("KEYFINDINGS_OPENCODE_REPO")
+	if dir == "" {
+		b.Skip("KEYFINDINGS_OPENCODE_REPO is not set: set it to a local copy of opencode's history to measure the caches")
+	}
+	cat, err := findings.Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dir, cat
 }

@@ -51,16 +51,27 @@ func (h gitHistory) TagCommit(tag string) (string, error) {
 func (h gitHistory) Parents(commit string) ([]string, time.Time, error) {
 	c, err := h.repo.CommitObject(plumbing.NewHash(commit))
 	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, time.Time{}, ErrNotFound
-		}
-		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", commit, err)
+		return nil, time.Time{}, commitError(commit, err)
 	}
-	out := make([]string, len(c.ParentHashes))
-	for i, p := range c.ParentHashes {
-		out[i] = p.String()
+	return hexes(c.ParentHashes), c.Committer.When, nil
+}
+
+// commitError is an error reading commit: ErrNotFound when the copy
+// lacks it.
+func commitError(commit string, err error) error {
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return ErrNotFound
 	}
-	return out, c.Committer.When, nil
+	return fmt.Errorf("read commit %s: %w", commit, err)
+}
+
+// hexes spells hashes in hex.
+func hexes(hs []plumbing.Hash) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
+	}
+	return out
 }
 
 // packHistory is the History of a repository whose commits are read
@@ -85,16 +96,9 @@ func (h *packHistory) Parents(commit string) ([]string, time.Time, error) {
 	defer h.mu.Unlock()
 	ch, err := h.objs.ReadCommitHeader(plumbing.NewHash(commit))
 	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, time.Time{}, ErrNotFound
-		}
-		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", commit, err)
+		return nil, time.Time{}, commitError(commit, err)
 	}
-	out := make([]string, len(ch.Parents))
-	for i, p := range ch.Parents {
-		out[i] = p.String()
-	}
-	return out, ch.Committed, nil
+	return hexes(ch.Parents), ch.Committed, nil
 }
 
 func (h *packHistory) close() error {
