@@ -75,6 +75,10 @@ type graph struct {
 	answers map[string]map[string]Place
 	loaded  map[string]bool
 	dirty   map[string]bool
+	// partial is set once a commit was found missing (a shallow copy,
+	// or history it lacks): answers may then change when the copy
+	// deepens, and none is kept on disk.
+	partial bool
 }
 
 // node is one commit read; missing when the copy lacks it.
@@ -167,7 +171,7 @@ func (l *lineage) save(h source.History, commit string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g, ok := l.graphs[h]
-	if !ok || l.disk == nil || !g.dirty[commit] {
+	if !ok || l.disk == nil || !g.dirty[commit] || g.partial {
 		return
 	}
 	l.disk.storePlaces(commit, g.answers[commit])
@@ -298,6 +302,7 @@ func (g *graph) node(id string) (*node, error) {
 	switch {
 	case errors.Is(err, source.ErrNotFound):
 		n.missing = true
+		g.partial = true
 	case err != nil:
 		return nil, err
 	default:

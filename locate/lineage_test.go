@@ -2,6 +2,8 @@ package locate
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -176,7 +178,15 @@ func lineageCases() (*fakeHistory, []placeCase) {
 // for what did not tell, and for a commit whose file does not read back.
 func TestLineageKeptOnDisk(t *testing.T) {
 	disk := newDiskCache(t.TempDir())
-	h, tests := lineageCases()
+	h, all := lineageCases()
+	// Not the questions that reach the shallow boundary (y's parent z
+	// is missing): see TestLineageShallowNotKept.
+	var tests []placeCase
+	for _, tt := range all {
+		if tt.commit != "y" && tt.tag != "tz" {
+			tests = append(tests, tt)
+		}
+	}
 	l := newLineage()
 	l.disk = disk
 	for _, tt := range tests {
@@ -216,6 +226,27 @@ func TestLineageKeptOnDisk(t *testing.T) {
 	l4, h4 := later()
 	if got, _ := l4.place(h4, "e", "t1"); got != AtOrAfter || len(h4.reads) == 0 {
 		t.Errorf("a bad lineage file: %v, reads %v; want the answer from the history", got, h4.reads)
+	}
+}
+
+// TestLineageShallowNotKept checks that answers found in a history that
+// lacks some commits (a shallow copy) are not kept on disk: they may
+// change when the copy deepens.
+func TestLineageShallowNotKept(t *testing.T) {
+	disk := newDiskCache(t.TempDir())
+	h, _ := lineageCases()
+	l := newLineage()
+	l.disk = disk
+	// y's parent z is missing (the shallow boundary of the graph).
+	if _, err := l.place(h, "y", "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := l.place(h, "e", "t1"); err != nil || got != AtOrAfter {
+		t.Fatalf("e against t1: %v, %v", got, err)
+	}
+	l.save(h, "e")
+	if _, err := os.Stat(disk.placesFile("e")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("answers of a history with missing commits were kept on disk (%v)", err)
 	}
 }
 
