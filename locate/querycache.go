@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
@@ -231,12 +230,8 @@ func knownQueries(texts []string, d *diskCache) map[string]*query {
 }
 
 func (d *diskCache) loadQuery(text string) *query {
-	data, err := os.ReadFile(d.queryFile(text))
-	if err != nil {
-		return nil
-	}
 	var m queryMeta
-	if json.Unmarshal(data, &m) != nil || m.Format != queryMetaFormat || m.Text != text {
+	if !readEntry(d.queryFile(text), &m) || m.Format != queryMetaFormat || m.Text != text {
 		return nil
 	}
 	q, err := queryFromMeta(m)
@@ -257,8 +252,6 @@ func (d *diskCache) storeQueries(texts []string) {
 		if e.q == nil {
 			continue
 		}
-		if data, err := json.Marshal(e.q.meta()); err == nil {
-			d.write(d.queryFile(t), data)
-		}
+		d.writeEntry(d.queryFile(t), e.q.meta())
 	}
 }

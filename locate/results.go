@@ -220,12 +220,8 @@ func (d *diskCache) file(key string) string {
 // load returns the results stored under key, none when there is no entry
 // or it does not read back as one.
 func (d *diskCache) load(key string) []*cachedResult {
-	data, err := os.ReadFile(d.file(key))
-	if err != nil {
-		return nil
-	}
 	var e diskEntry
-	if json.Unmarshal(data, &e) != nil || e.Format != diskFormat || e.Key != key {
+	if !readEntry(d.file(key), &e) || e.Format != diskFormat || e.Key != key {
 		return nil
 	}
 	for _, v := range e.Variants {
@@ -244,11 +240,7 @@ func (d *diskCache) load(key string) []*cachedResult {
 // store writes the results kept under key. Failures are ignored: the cache
 // only saves work.
 func (d *diskCache) store(key string, vs []*cachedResult) {
-	data, err := json.Marshal(diskEntry{Format: diskFormat, Key: key, Variants: vs})
-	if err != nil {
-		return
-	}
-	d.write(d.file(key), data)
+	d.writeEntry(d.file(key), diskEntry{Format: diskFormat, Key: key, Variants: vs})
 }
 
 // placesFormat names the layout of a lineage file.
@@ -268,12 +260,8 @@ func (d *diskCache) placesFile(commit string) string {
 // loadPlaces returns the answers kept for commit; nil when there are none
 // or the file does not read back as an entry.
 func (d *diskCache) loadPlaces(commit string) map[string]Place {
-	data, err := os.ReadFile(d.placesFile(commit))
-	if err != nil {
-		return nil
-	}
 	var e placesEntry
-	if json.Unmarshal(data, &e) != nil || e.Format != placesFormat || e.Commit != commit {
+	if !readEntry(d.placesFile(commit), &e) || e.Format != placesFormat || e.Commit != commit {
 		return nil
 	}
 	for _, p := range e.Places {
@@ -286,11 +274,22 @@ func (d *diskCache) loadPlaces(commit string) map[string]Place {
 
 // storePlaces writes the answers kept for commit. Failures are ignored.
 func (d *diskCache) storePlaces(commit string, places map[string]Place) {
-	data, err := json.Marshal(placesEntry{Format: placesFormat, Commit: commit, Places: places})
-	if err != nil {
-		return
+	d.writeEntry(d.placesFile(commit), placesEntry{Format: placesFormat, Commit: commit, Places: places})
+}
+
+// readEntry decodes the JSON entry at file into v; false when there is
+// none or it does not decode.
+func readEntry(file string, v any) bool {
+	data, err := os.ReadFile(file)
+	return err == nil && json.Unmarshal(data, v) == nil
+}
+
+// writeEntry writes v as JSON at file (see write). Failures are ignored:
+// the cache only saves work.
+func (d *diskCache) writeEntry(file string, v any) {
+	if data, err := json.Marshal(v); err == nil {
+		d.write(file, data)
 	}
-	d.write(d.placesFile(commit), data)
 }
 
 // write puts data at file atomically: a temporary file beside it, renamed
