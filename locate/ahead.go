@@ -15,9 +15,10 @@ import (
 // gives them the compiling: while such a walk runs, one goroutine
 // compiles, definition by definition, the groups each runs first (its
 // newest shape's query and fact queries). A group is compiled once per
-// process, whoever asks first, so nothing is compiled twice; a build
-// whose placements are known (a later one) walks nothing and compiles
-// nothing ahead.
+// process, whoever asks first, so nothing is compiled twice. Only a first
+// build compiles ahead (no record cached, in memory or on disk): a later
+// one finds most records cached and runs few groups, and when its
+// placements are kept on disk it walks nothing either.
 
 // ahead compiles an Extractor's first groups while a walk runs.
 type ahead struct {
@@ -28,10 +29,14 @@ type ahead struct {
 }
 
 // walking starts compiling ahead, once: the lineage calls it when a
-// placement needs a walk of the history. It does not start when every
-// CPU token is taken (other Extract calls are locating).
+// placement needs a walk of the history. It does not start when a record
+// is cached or when every CPU token is taken (other Extract calls are
+// locating).
 func (a *ahead) walking() {
 	a.once.Do(func() {
+		if !a.x.results.empty() {
+			return
+		}
 		select {
 		case a.x.cpu <- struct{}{}:
 		default:

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +19,8 @@ func compiledFor(g *queryGroup, lang *sitter.Language) bool {
 
 // TestCompileAhead: once a walk starts, the groups each definition of the
 // built-in catalog runs first are compiled in the background, and no
-// other; stopped first, or with every CPU token taken, nothing is.
+// other; stopped first, with a record cached (in memory or on disk: not a
+// first build) or with every CPU token taken, nothing is.
 func TestCompileAhead(t *testing.T) {
 	cat, err := findings.Embedded()
 	if err != nil {
@@ -69,6 +71,21 @@ func TestCompileAhead(t *testing.T) {
 	a.walking() // a walk after the placements: too late to help
 	if a.done != nil || tsCompiles.Load() != before {
 		t.Error("compiled ahead after stop")
+	}
+	for _, disk := range []bool{false, true} {
+		x = fresh()
+		if disk {
+			x.results.disk = newDiskCache(t.TempDir())
+			x.results.disk.store(strings.Repeat("ab", 32), nil)
+		} else {
+			x.results.entry("a record of an earlier Extract")
+		}
+		a = &ahead{x: x}
+		a.walking()
+		a.stop()
+		if a.done != nil || tsCompiles.Load() != before {
+			t.Errorf("compiled ahead with a record cached (on disk: %v)", disk)
+		}
 	}
 	x = fresh()
 	for range cap(x.cpu) {
