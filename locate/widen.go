@@ -82,59 +82,46 @@ func widen(text string) (string, map[string]string, bool) {
 			n.children = true
 		}
 	}
-	for i := 0; i < len(text); {
-		c := text[i]
-		switch {
-		case c == ';':
-			for i < len(text) && text[i] != '\n' {
-				i++
+	// An opening parenthesis is a node step, a grouping or a predicate:
+	// the token after it tells.
+	parenAt := -1
+	taken, stray := false, false
+	ok := queryTokens(text, func(t queryToken) {
+		if parenAt >= 0 {
+			parenAt = -1
+			switch name := text[t.at:t.end]; {
+			case t.kind == tokPredicate:
+				open = append(open, openStep{kind: predicateOf})
+				return
+			case t.kind == tokName && name[0]|0x20 >= 'a' && name[0]|0x20 <= 'z':
+				child()
+				open = append(open, openStep{kind: nodeStep, typeAt: t.at, typeTo: t.end, belowRoot: innerNode() != nil})
+				return
+			default:
+				child()
+				open = append(open, openStep{kind: grouping})
 			}
-		case c == '"':
+		}
+		switch t.kind {
+		case tokString:
 			child() // an anonymous node; in a predicate, a value
-			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
+		case tokOpen:
+			if text[t.at] == '(' {
+				parenAt = t.at
+				return
 			}
-			if i >= len(text) {
-				return text, nil, false
-			}
-			i++
-		case c == '[':
 			child()
 			open = append(open, openStep{kind: grouping})
-			i++
-		case c == '(':
-			j := i + 1
-			for j < len(text) && strings.IndexByte(" \t\r\n", text[j]) >= 0 {
-				j++
-			}
-			if j < len(text) && text[j] == '#' {
-				open = append(open, openStep{kind: predicateOf})
-				i = j
-				continue
-			}
-			child()
-			k := j
-			for k < len(text) && isQueryIdent(text[k]) {
-				k++
-			}
-			s := openStep{kind: grouping}
-			if name := text[j:k]; name != "" && (name[0]|0x20 >= 'a' && name[0]|0x20 <= 'z') {
-				s = openStep{kind: nodeStep, typeAt: j, typeTo: k, belowRoot: innerNode() != nil}
-			}
-			open = append(open, s)
-			i = k
-		case c == ')' || c == ']':
+		case tokClose:
 			if len(open) == 0 {
-				return text, nil, false
+				stray = true
+				return
 			}
 			s := open[len(open)-1]
 			open = open[:len(open)-1]
-			i++
-			if c == ')' && s.kind == nodeStep && s.children && s.belowRoot {
+			if text[t.at] == ')' && s.kind == nodeStep && s.children && s.belowRoot {
 				// The capture goes after the quantifier, if any.
-				at := i
+				at := t.end
 				for at < len(text) && strings.IndexByte("*+?", text[at]) >= 0 {
 					at++
 				}
@@ -144,32 +131,20 @@ func widen(text string) (string, map[string]string, bool) {
 					textEdit{at: s.typeAt, drop: s.typeTo - s.typeAt, insert: "_"},
 					textEdit{at: at, insert: " @" + name})
 			}
-		case c == '@':
-			j := i + 1
-			for j < len(text) && isQueryIdent(text[j]) {
-				j++
+		case tokCapture:
+			if strings.HasPrefix(text[t.at+1:t.end], widenPrefix) {
+				taken = true
 			}
-			if strings.HasPrefix(text[i+1:j], widenPrefix) {
-				return text, nil, true
+		case tokName:
+			if text[t.at:t.end] == "_" {
+				child() // a bare wildcard: any node
 			}
-			i = j
-		case c == '_' && (i+1 == len(text) || !isQueryIdent(text[i+1])):
-			child() // a bare wildcard: any node
-			i++
-		case isQueryIdent(c):
-			// A field name, a negated field (!name), an anchor or a
-			// quantifier: none is a step.
-			for i < len(text) && isQueryIdent(text[i]) {
-				i++
-			}
-		default:
-			i++
 		}
-	}
-	if len(open) != 0 {
+	})
+	if !ok || stray || parenAt >= 0 || len(open) != 0 {
 		return text, nil, false
 	}
-	if len(edits) == 0 {
+	if taken || len(edits) == 0 {
 		return text, nil, true
 	}
 	slices.SortStableFunc(edits, func(a, b textEdit) int { return cmp.Compare(a.at, b.at) })
