@@ -74,7 +74,7 @@ func (g *queryGroup) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
 	}
 	text, kinds := g.text, map[string]string(nil)
 	if g.widened {
-		if w, k, ok := widen(g.text); ok {
+		if w, k, ok := widen(g.text, regularOf(lang)); ok {
 			text, kinds = w, k
 		}
 	}
