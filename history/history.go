@@ -128,6 +128,9 @@ type Stats struct {
 	// every pass: a commit compared in an earlier pass is not located
 	// again.
 	Located int
+	// Parses is the number of files parsed by the whole LogEach call, for
+	// all the records it followed.
+	Parses int64
 }
 
 // ErrShallow reports a repository that holds only part of its history.
@@ -190,6 +193,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	var since time.Time
 	for i, g := range groups {
 		for j, h := range hss[i] {
+			h.Stats.Parses = x.Parses()
 			for _, e := range h.Entries {
 				if since.IsZero() || e.Date.Before(since) {
 					since = e.Date
