@@ -467,15 +467,26 @@ func compareAt(ws []*walker, dues []due, n node, add func(int, []*Entry)) error 
 			return err
 		}
 	}
-	c, err := ws[dues[0].w].repo.CommitObject(n.hash)
-	if err != nil {
-		return fmt.Errorf("read commit %s: %w", n.hash, err)
-	}
+	// The commit is read for its first entry only: most commits
+	// compared list none.
+	var c *object.Commit
 	for k, d := range dues {
 		w := ws[d.w]
 		es := make([]*Entry, len(w.ids))
 		for i := range w.ids {
-			es[i] = w.compare(n, c, old[k], cur[k], i, d.touched)
+			kind := classify(old[k], cur[k], i)
+			if kind == "" && d.touched {
+				kind = KindTouched
+			}
+			if kind == "" {
+				continue
+			}
+			if c == nil {
+				if c, err = w.repo.CommitObject(n.hash); err != nil {
+					return fmt.Errorf("read commit %s: %w", n.hash, err)
+				}
+			}
+			es[i] = w.entry(n, c, old[k], cur[k], i, kind)
 		}
 		// Only whether touched commits are listed can differ for the
 		// same commit between passes (a path found in between makes a
@@ -487,18 +498,9 @@ func compareAt(ws []*walker, dues []due, n node, add func(int, []*Entry)) error 
 	return nil
 }
 
-// compare returns the entry of the i-th id for commit c (node n), whose
-// records are cur and its parent's old (nil for a root commit); nil when
-// it is not listed. With listTouched, a commit that leaves the record as
-// it was is listed as touched.
-func (w *walker) compare(n node, c *object.Commit, old, cur *state, i int, listTouched bool) *Entry {
-	kind := classify(old, cur, i)
-	if kind == "" && listTouched {
-		kind = KindTouched
-	}
-	if kind == "" {
-		return nil
-	}
+// entry is the entry of kind for the i-th id at commit c (node n), whose
+// records are cur and its parent's old (nil for a root commit).
+func (w *walker) entry(n node, c *object.Commit, old, cur *state, i int, kind string) *Entry {
 	e := &Entry{
 		Commit: n.hash.String(), Date: c.Committer.When.UTC(),
 		Author: c.Author.Name, Email: c.Author.Email, Subject: subject(c.Message),
