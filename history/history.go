@@ -171,7 +171,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs := map[treeName]object.TreeEntry{}
+	dirs, diff := map[treeName]object.TreeEntry{}, &treeDiff{}
 	hist := source.NewGitHistory(repo)
 	ws := make([]*walker, len(groups))
 	for i, g := range groups {
@@ -182,7 +182,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 			ids[j] = fs[k].ID
 		}
 		w := newWalker(repo, x, fq, ids)
-		w.commits, w.dirs, w.objs, w.hist = read, dirs, objs, hist
+		w.commits, w.dirs, w.diff, w.objs, w.hist = read, dirs, diff, objs, hist
 		ws[i] = w
 	}
 	hss, err := follow(ws, nodes)
@@ -347,8 +347,10 @@ type walker struct {
 	keys map[plumbing.Hash]*inputs
 	// commits are the commits of the range and their parents.
 	commits commits
-	// dirs remembers tree lookups (see lookup).
+	// dirs remembers tree lookups (see lookup); diff the .ts/.tsx files
+	// that differ between the last two trees compared (sourcesDiffer).
 	dirs map[treeName]object.TreeEntry
+	diff *treeDiff
 	// objs reads the commits and trees walked.
 	objs *source.Objects
 	// hist is the repository's history, for the since/until range;
@@ -357,6 +359,10 @@ type walker struct {
 	outside map[plumbing.Hash]string
 	// states holds the records of the last commits located, bounded.
 	states map[plumbing.Hash]*state
+	// at is the position of the node the walk is at; last the position
+	// of the last node that reads each commit (lastUses).
+	at   int
+	last map[plumbing.Hash]int
 	// compared keeps what compare gave at each commit compared, over the
 	// passes of follow: a commit's records do not depend on the paths
 	// compared, so a later pass reuses the entries (see walkAll).
@@ -373,14 +379,18 @@ type comparison struct {
 	entries []*Entry
 }
 
-// maxStates bounds the records walker keeps by commit: a commit is
-// located as a child's parent and then, usually soon after, for itself.
-const maxStates = 256
+// maxStates bounds the records a walker keeps by commit: a commit is
+// located as a child's parent and then, usually soon after, for itself,
+// and a later pass compares again some of the commits an earlier one did.
+// Past the bound the walker keeps only the commits the walk has yet to
+// read (see keep), few but at merges.
+const maxStates = 32
 
 func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string) *walker {
 	return &walker{
 		repo: repo, x: x, q: q, ids: ids,
 		paths:    append([]string{q.Definition.Path}, q.Definition.Candidates...),
+		diff:     &treeDiff{},
 		extra:    map[string]bool{},
 		keys:     map[plumbing.Hash]*inputs{},
 		states:   map[plumbing.Hash]*state{},
@@ -420,6 +430,7 @@ func walkAll(ws []*walker, nodes []node, last map[plumbing.Hash]int) ([][][]*Ent
 	for k, n := range nodes {
 		dues = dues[:0]
 		for i, w := range ws {
+			w.at, w.last = k, last
 			touched, err := w.inputsDiffer(n)
 			if err != nil {
 				return nil, nil, err
@@ -643,7 +654,14 @@ func (w *walker) keep(h plumbing.Hash, doc *findings.Document, recs []*findings.
 		}
 	}
 	if len(w.states) >= maxStates {
-		clear(w.states)
+		for c := range w.states {
+			if at, ok := w.last[c]; !ok || at < w.at {
+				delete(w.states, c)
+			}
+		}
+		if len(w.states) >= maxStates {
+			clear(w.states)
+		}
 	}
 	w.states[h] = s
 	return s

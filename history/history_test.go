@@ -609,3 +609,27 @@ func TestLogEachOneWalk(t *testing.T) {
 		t.Errorf("logs of each alone parsed %d files in all, want more than the %d file versions (the fixture shares no file)", alone, len(blobs))
 	}
 }
+
+// TestWalkerStatesBounded: past maxStates a walker keeps the records of
+// the commits the walk has yet to read (a parent not reached yet), drops
+// the others, and never holds more than maxStates.
+func TestWalkerStatesBounded(t *testing.T) {
+	def := routeDefinition(t)
+	w := newWalker(nil, nil, Query{Definition: def}, []string{def.ID})
+	w.last = map[plumbing.Hash]int{}
+	hash := func(i int) plumbing.Hash { return plumbing.NewHash(fmt.Sprintf("%040x", i+1)) }
+	pending := hash(0)
+	w.last[pending] = 10 * maxStates // a parent read at the end
+	w.keep(pending, &findings.Document{}, nil)
+	for i := 1; i < 4*maxStates; i++ {
+		w.at = i
+		w.last[hash(i)] = i + 1 // read again by the next node only
+		w.keep(hash(i), &findings.Document{}, nil)
+		if len(w.states) > maxStates {
+			t.Fatalf("%d states held after %d located, want at most %d", len(w.states), i+1, maxStates)
+		}
+		if _, ok := w.states[pending]; !ok {
+			t.Fatalf("after %d located, the state of a commit the walk has yet to read was dropped", i+1)
+		}
+	}
+}

@@ -582,3 +582,22 @@ func TestPublishedPermalinks(t *testing.T) {
 		t.Errorf("Stats = %+v, want the second snapshot's record reused", st)
 	}
 }
+
+// TestResultCacheBounded: the results kept in memory stay within
+// maxResultEntries keys however many a run computes (a log of the whole
+// catalog over the whole history meets some 20,000), and an entry already
+// handed out stays usable.
+func TestResultCacheBounded(t *testing.T) {
+	c := newResultCache()
+	first := c.entry("key 0")
+	first.variants = []*cachedResult{{}}
+	for i := 1; i <= 3*maxResultEntries; i++ {
+		c.entry(fmt.Sprintf("key %d", i))
+		if n := len(c.entries); n > maxResultEntries {
+			t.Fatalf("%d keys kept after %d computed, want at most %d", n, i+1, maxResultEntries)
+		}
+	}
+	if len(first.variants) != 1 {
+		t.Errorf("an entry handed out lost its results")
+	}
+}

@@ -70,11 +70,23 @@ const maxVariants = 4
 
 func newResultCache() *resultCache { return &resultCache{entries: map[string]*resultEntry{}} }
 
+// maxResultEntries bounds the keys whose results are kept in memory; past
+// it the cache forgets them all (results are kept on disk too, when there
+// is a cache directory). A run of releases reuses mostly the previous
+// tag's results, a log those of the commits just compared: keeping every
+// result of a log of the whole catalog over the whole history held about
+// 100 MB of records.
+const maxResultEntries = 1 << 11
+
 func (c *resultCache) entry(key string) *resultEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[key]
 	if !ok {
+		if len(c.entries) >= maxResultEntries {
+			// An entry in use stays valid for its holder.
+			clear(c.entries)
+		}
 		e = &resultEntry{}
 		c.entries[key] = e
 	}
