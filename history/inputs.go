@@ -175,7 +175,7 @@ type treeName struct {
 
 // maxLookups bounds the remembered lookups (about 100 bytes each; the
 // walkers of one log share them).
-const maxLookups = 1 << 17
+const maxLookups = 1 << 15
 
 // lookup finds path p in tree t, directory by directory, remembering each
 // step by tree id: consecutive commits share most of the directories on
