@@ -378,9 +378,11 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 	keys := make([]string, len(defs))
 	outsides := make([]*outside, len(defs))
 	var moved []*compiledShape
+	a := &ahead{x: x}
+	defer a.stop()
 	for i, cd := range defs {
 		var err error
-		if outsides[i], err = x.rangeAt(snap, cd.def); err != nil {
+		if outsides[i], err = x.rangeAt(snap, cd.def, a.walking); err != nil {
 			return nil, nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
 		key, search, err := resultKey(cd, r, outsides[i] != nil)
@@ -390,6 +392,7 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 		keys[i] = key
 		moved = append(moved, search...)
 	}
+	a.stop()
 	if h := snap.History(); h != nil {
 		x.lineage.save(h, snap.Commit())
 	}
