@@ -378,7 +378,7 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 	keys := make([]string, len(defs))
 	outsides := make([]*outside, len(defs))
 	var moved []*compiledShape
-	a := &ahead{x: x}
+	a := &ahead{x: x, defs: defs}
 	defer a.stop()
 	for i, cd := range defs {
 		var err error
