@@ -13,6 +13,7 @@ package history
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,8 +96,9 @@ type Entry struct {
 	// nil for a root commit, either is nil where the definition located
 	// records but none with this id.
 	Old, New *findings.Record
-	// OldDoc and NewDoc are the documents the records belong to (for
-	// citations); OldDoc is nil for a root commit.
+	// OldDoc and NewDoc are the documents the records were located in,
+	// without their findings (their source blocks, for citations); OldDoc
+	// is nil for a root commit.
 	OldDoc, NewDoc *findings.Document
 	// Diff compares Old and New: the excerpt hunks with real line numbers
 	// and the fact changes.
@@ -126,6 +128,9 @@ type Stats struct {
 	// every pass: a commit compared in an earlier pass is not located
 	// again.
 	Located int
+	// Parses is the number of files parsed by the whole LogEach call, for
+	// all the records it followed.
+	Parses int64
 }
 
 // ErrShallow reports a repository that holds only part of its history.
@@ -139,10 +144,14 @@ type Finding struct {
 }
 
 // LogEach is Log for each of several records over the range of q (its ID
-// and Definition are not used). The commits of the range are read once,
-// and the lookups of paths in their trees are shared; the records of one
-// definition (the files of an expect: all definition) are followed in one
-// walk, each commit located once for all of them.
+// and Definition are not used), in one walk of the range's commits: one
+// Extractor is compiled for all the records' definitions, and at each
+// commit the definitions whose inputs changed there are located together,
+// in one Extract call, so a file several of them read is parsed once for
+// all, and they are located in parallel. The records of one definition (the
+// files of an expect: all definition) are followed together, each commit
+// located once for all of them. A record's history does not depend on the
+// other records asked for.
 func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if s, err := repo.Storer.Shallow(); err == nil && len(s) > 0 {
 		return nil, ErrShallow
@@ -153,33 +162,44 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs := map[treeName]object.TreeEntry{}
-	out := make([]*History, len(fs))
-	var since time.Time
-	for _, g := range byDefinition(fs, q.AllCommits) {
+	groups := byDefinition(fs, q.AllCommits)
+	cat, err := catalogOf(fs)
+	if err != nil {
+		return nil, err
+	}
+	x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: q.CacheDir})
+	if err != nil {
+		return nil, err
+	}
+	dirs, diff := map[treeName]object.TreeEntry{}, &treeDiff{}
+	hist := source.NewGitHistory(repo)
+	ws := make([]*walker, len(groups))
+	for i, g := range groups {
 		fq := q
 		fq.ID, fq.Definition = fs[g[0]].ID, fs[g[0]].Definition
-		x, err := locate.CompileWith(&findings.Catalog{Definitions: []*findings.Definition{fq.Definition}}, locate.CompileOptions{CacheDir: q.CacheDir})
-		if err != nil {
-			return nil, err
-		}
 		ids := make([]string, len(g))
-		for i, k := range g {
-			ids[i] = fs[k].ID
+		for j, k := range g {
+			ids[j] = fs[k].ID
 		}
 		w := newWalker(repo, x, fq, ids)
-		w.commits, w.dirs, w.objs = read, dirs, objs
-		hs, err := w.history(nodes)
-		if err != nil {
-			return nil, err
-		}
-		for i, h := range hs {
+		w.commits, w.dirs, w.diff, w.objs, w.hist = read, dirs, diff, objs, hist
+		ws[i] = w
+	}
+	hss, err := follow(ws, nodes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*History, len(fs))
+	var since time.Time
+	for i, g := range groups {
+		for j, h := range hss[i] {
+			h.Stats.Parses = x.Parses()
 			for _, e := range h.Entries {
 				if since.IsZero() || e.Date.Before(since) {
 					since = e.Date
 				}
 			}
-			out[g[i]] = h
+			out[g[j]] = h
 		}
 	}
 	if since.IsZero() {
@@ -195,6 +215,24 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 		}
 	}
 	return out, nil
+}
+
+// catalogOf is the catalog of fs's definitions, each once, in the order
+// each first appears.
+func catalogOf(fs []Finding) (*findings.Catalog, error) {
+	cat := &findings.Catalog{}
+	seen := map[string]*findings.Definition{}
+	for _, f := range fs {
+		d, ok := seen[f.Definition.ID]
+		if ok && d != f.Definition {
+			return nil, fmt.Errorf("two definitions with the id %s", d.ID)
+		}
+		if !ok {
+			seen[f.Definition.ID] = f.Definition
+			cat.Definitions = append(cat.Definitions, f.Definition)
+		}
+	}
+	return cat, nil
 }
 
 // byDefinition groups the positions of fs by definition, in the order
@@ -216,33 +254,65 @@ func byDefinition(fs []Finding, allCommits bool) [][]int {
 	return groups
 }
 
-// history walks the range for the walker's records, one History each.
-func (w *walker) history(nodes []node) ([]*History, error) {
-	hs := make([]*History, len(w.ids))
-	for i, id := range w.ids {
-		hs[i] = &History{ID: id, Title: w.q.Definition.Title}
+// follow walks the range for every walker's records at once, one History
+// per record of each walker. The inputs a walker compares include every
+// path its records were found at. A path first seen during a walk may have
+// changed at a commit the walk already passed, so the walk is repeated, for
+// the walkers that found a new path only, until none does (records are
+// cached, so a repeated walk locates nothing again).
+func follow(ws []*walker, nodes []node) ([][]*History, error) {
+	hss := make([][]*History, len(ws))
+	for i, w := range ws {
+		hss[i] = make([]*History, len(w.ids))
+		for j, id := range w.ids {
+			hss[i][j] = &History{ID: id, Title: w.q.Definition.Title}
+		}
 	}
-	passes := 0
-	// The inputs compared include every path a record was found at. A
-	// path first seen during a walk may have changed at a commit the walk
-	// already passed, so the walk is repeated until no new path turns up
-	// (records are cached, so a repeated walk locates nothing again).
-	for {
-		passes++
-		known := len(w.extra)
-		entries, stats, err := w.walk(nodes)
+	last := lastUses(nodes)
+	active := make([]int, len(ws))
+	for i := range active {
+		active[i] = i
+	}
+	for passes := 1; len(active) > 0; passes++ {
+		walking := make([]*walker, len(active))
+		known := make([]int, len(active))
+		for k, i := range active {
+			walking[k], known[k] = ws[i], len(ws[i].extra)
+		}
+		entries, stats, err := walkAll(walking, nodes, last)
 		if err != nil {
 			return nil, err
 		}
-		stats.Passes = passes
-		for i, h := range hs {
-			h.Entries, h.Stats = entries[i], stats
+		var next []int
+		for k, i := range active {
+			stats[k].Passes = passes
+			for j, h := range hss[i] {
+				h.Entries, h.Stats = entries[k][j], stats[k]
+			}
+			if len(ws[i].extra) == known[k] {
+				ws[i].done()
+				continue
+			}
+			ws[i].keys = map[plumbing.Hash]*inputs{}
+			next = append(next, i)
 		}
-		if len(w.extra) == known {
-			return hs, nil
-		}
-		w.keys = map[plumbing.Hash]*inputs{}
+		active = next
 	}
+	return hss, nil
+}
+
+// lastUses maps each commit a walk of nodes reads (each node and its first
+// parent) to the position of the last node that reads it: a walker drops
+// what it remembers of a commit after that node (see forget).
+func lastUses(nodes []node) map[plumbing.Hash]int {
+	last := make(map[plumbing.Hash]int, len(nodes))
+	for i, n := range nodes {
+		last[n.hash] = i
+		if n.hasParent {
+			last[n.parent] = i
+		}
+	}
+	return last
 }
 
 // node is one commit of the range: what the walk needs of it.
@@ -257,7 +327,9 @@ type state struct {
 	recs []*findings.Record
 }
 
-// walker compares the records of the commits of one range.
+// walker compares the records of one definition at the commits of one
+// range. The walkers of one LogEach share its Extractor, commits, tree
+// lookups, objects and history.
 type walker struct {
 	repo *git.Repository
 	x    *locate.Extractor
@@ -270,11 +342,15 @@ type walker struct {
 	extra map[string]bool
 	// extraSorted is extra's paths in order, for inputs.
 	extraSorted []string
-	keys        map[plumbing.Hash]*inputs
+	// keys are the inputs of the commits the walk has yet to read again
+	// (see forget).
+	keys map[plumbing.Hash]*inputs
 	// commits are the commits of the range and their parents.
 	commits commits
-	// dirs remembers tree lookups (see lookup).
+	// dirs remembers tree lookups (see lookup); diff the .ts/.tsx files
+	// that differ between the last two trees compared (sourcesDiffer).
 	dirs map[treeName]object.TreeEntry
+	diff *treeDiff
 	// objs reads the commits and trees walked.
 	objs *source.Objects
 	// hist is the repository's history, for the since/until range;
@@ -283,9 +359,13 @@ type walker struct {
 	outside map[plumbing.Hash]string
 	// states holds the records of the last commits located, bounded.
 	states map[plumbing.Hash]*state
+	// at is the position of the node the walk is at; last the position
+	// of the last node that reads each commit (lastUses).
+	at   int
+	last map[plumbing.Hash]int
 	// compared keeps what compare gave at each commit compared, over the
-	// passes of history: a commit's records do not depend on the paths
-	// compared, so a later pass reuses the entries (see compareAll).
+	// passes of follow: a commit's records do not depend on the paths
+	// compared, so a later pass reuses the entries (see walkAll).
 	compared map[plumbing.Hash]comparison
 	// located counts the commits located (Stats.Located).
 	located int
@@ -299,14 +379,18 @@ type comparison struct {
 	entries []*Entry
 }
 
-// maxStates bounds the records walker keeps by commit: a commit is
-// located as a child's parent and then, usually soon after, for itself.
-const maxStates = 256
+// maxStates bounds the records a walker keeps by commit: a commit is
+// located as a child's parent and then, usually soon after, for itself,
+// and a later pass compares again some of the commits an earlier one did.
+// Past the bound the walker keeps only the commits the walk has yet to
+// read (see keep), few but at merges.
+const maxStates = 32
 
 func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string) *walker {
 	return &walker{
 		repo: repo, x: x, q: q, ids: ids,
 		paths:    append([]string{q.Definition.Path}, q.Definition.Candidates...),
+		diff:     &treeDiff{},
 		extra:    map[string]bool{},
 		keys:     map[plumbing.Hash]*inputs{},
 		states:   map[plumbing.Hash]*state{},
@@ -316,82 +400,118 @@ func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string)
 	}
 }
 
-// walk compares the records at each commit that needs it with its
-// parent's: the entries of each id, newest first.
-func (w *walker) walk(commits []node) ([][]*Entry, Stats, error) {
-	out := make([][]*Entry, len(w.ids))
-	st := Stats{Commits: len(commits)}
-	for _, n := range commits {
-		touched, err := w.inputsDiffer(n)
-		if err != nil {
-			return nil, st, err
-		}
-		if touched == unchangedInputs {
-			continue
-		}
-		st.Compared++
-		es, err := w.compareAll(n, touched == filesChanged && w.q.AllCommits)
-		if err != nil {
-			return nil, st, err
-		}
-		for i, e := range es {
+// due is a walker that compares the records at a commit: its position
+// in walkAll's walkers, and whether it lists the commit as touched when the
+// records are alike.
+type due struct {
+	w       int
+	touched bool
+}
+
+// walkAll compares, for each walker, the records at each commit that needs
+// it with its parent's: the entries of each walker's ids, newest first.
+// At each commit the walkers that need records located are located
+// together (see locateAt).
+func walkAll(ws []*walker, nodes []node, last map[plumbing.Hash]int) ([][][]*Entry, []Stats, error) {
+	out := make([][][]*Entry, len(ws))
+	st := make([]Stats, len(ws))
+	for i, w := range ws {
+		out[i] = make([][]*Entry, len(w.ids))
+		st[i].Commits = len(nodes)
+	}
+	add := func(i int, es []*Entry) {
+		for j, e := range es {
 			if e != nil {
-				out[i] = append(out[i], e)
+				out[i][j] = append(out[i][j], e)
 			}
 		}
 	}
-	st.Located = w.located
+	var dues []due
+	for k, n := range nodes {
+		dues = dues[:0]
+		for i, w := range ws {
+			w.at, w.last = k, last
+			touched, err := w.inputsDiffer(n)
+			if err != nil {
+				return nil, nil, err
+			}
+			if touched == unchangedInputs {
+				continue
+			}
+			st[i].Compared++
+			listTouched := touched == filesChanged && w.q.AllCommits
+			// A later pass, which compares at least the commits an
+			// earlier one did, locates only the commits it adds (see
+			// walker.compared).
+			if c, ok := w.compared[n.hash]; ok && c.touched == listTouched {
+				add(i, c.entries)
+				continue
+			}
+			dues = append(dues, due{w: i, touched: listTouched})
+		}
+		if err := compareAt(ws, dues, n, add); err != nil {
+			return nil, nil, err
+		}
+		for _, w := range ws {
+			w.forget(n, k, last)
+		}
+	}
+	for i, w := range ws {
+		st[i].Located = w.located
+	}
 	return out, st, nil
 }
 
-// compareAll is compare for every id at n, remembered by commit: a later
-// pass, which compares at least the commits an earlier one did, locates
-// only the commits it adds. Only whether touched commits are listed can
-// differ for the same commit between passes (a path found in between
-// makes a change of that file a touch), so it is part of what is
-// remembered and a different answer is computed afresh.
-func (w *walker) compareAll(n node, touched bool) ([]*Entry, error) {
-	if c, ok := w.compared[n.hash]; ok && c.touched == touched {
-		return c.entries, nil
+// compareAt compares the records of the walkers dues names at n with
+// their parent's, and passes each walker's entries to add.
+func compareAt(ws []*walker, dues []due, n node, add func(int, []*Entry)) error {
+	if len(dues) == 0 {
+		return nil
 	}
-	es := make([]*Entry, len(w.ids))
-	for i := range w.ids {
-		e, err := w.compare(n, i, touched)
-		if err != nil {
-			return nil, err
+	cur, err := locateAt(ws, dues, n.hash)
+	if err != nil {
+		return err
+	}
+	old := make([]*state, len(dues))
+	if n.hasParent {
+		if old, err = locateAt(ws, dues, n.parent); err != nil {
+			return err
 		}
-		es[i] = e
 	}
-	w.compared[n.hash] = comparison{touched: touched, entries: es}
-	return es, nil
+	// The commit is read for its first entry only: most commits
+	// compared list none.
+	var c *object.Commit
+	for k, d := range dues {
+		w := ws[d.w]
+		es := make([]*Entry, len(w.ids))
+		for i := range w.ids {
+			kind := classify(old[k], cur[k], i)
+			if kind == "" && d.touched {
+				kind = KindTouched
+			}
+			if kind == "" {
+				continue
+			}
+			if c == nil {
+				if c, err = w.repo.CommitObject(n.hash); err != nil {
+					return fmt.Errorf("read commit %s: %w", n.hash, err)
+				}
+			}
+			es[i] = w.entry(n, c, old[k], cur[k], i, kind)
+		}
+		// Only whether touched commits are listed can differ for the
+		// same commit between passes (a path found in between makes a
+		// change of that file a touch), so it is part of what is
+		// remembered.
+		w.compared[n.hash] = comparison{touched: d.touched, entries: es}
+		add(d.w, es)
+	}
+	return nil
 }
 
-// compare locates the records at n and at its first parent and returns
-// the entry of the i-th id for n, nil when it is not listed. With
-// listTouched, a commit that leaves the record as it was is listed as
-// touched.
-func (w *walker) compare(n node, i int, listTouched bool) (*Entry, error) {
-	cur, err := w.state(n.hash)
-	if err != nil {
-		return nil, err
-	}
-	var old *state
-	if n.hasParent {
-		if old, err = w.state(n.parent); err != nil {
-			return nil, err
-		}
-	}
-	kind := classify(old, cur, i)
-	if kind == "" && listTouched {
-		kind = KindTouched
-	}
-	if kind == "" {
-		return nil, nil
-	}
-	c, err := w.repo.CommitObject(n.hash)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", n.hash, err)
-	}
+// entry is the entry of kind for the i-th id at commit c (node n), whose
+// records are cur and its parent's old (nil for a root commit).
+func (w *walker) entry(n node, c *object.Commit, old, cur *state, i int, kind string) *Entry {
 	e := &Entry{
 		Commit: n.hash.String(), Date: c.Committer.When.UTC(),
 		Author: c.Author.Name, Email: c.Author.Email, Subject: subject(c.Message),
@@ -403,7 +523,7 @@ func (w *walker) compare(n node, i int, listTouched bool) (*Entry, error) {
 		e.Old, e.OldDoc, oldDoc = old.recs[i], old.doc, old.doc
 	}
 	e.Diff = diffRecords(w.ids[i], oldDoc, e.Old, cur.doc, e.New)
-	return e, nil
+	return e
 }
 
 // diffRecords compares two records with diff.Compare, as diff does.
@@ -471,28 +591,55 @@ func status(r *findings.Record) string {
 	return string(r.Status)
 }
 
-// state returns the records at commit h, locating them when the walker
-// does not hold them.
-func (w *walker) state(h plumbing.Hash) (*state, error) {
-	if s, ok := w.states[h]; ok {
-		return s, nil
+// locateAt returns the records at commit h of each walker dues names,
+// locating, in one Extract call, those of the walkers that do not hold
+// them: each definition once, however many walkers follow its records.
+func locateAt(ws []*walker, dues []due, h plumbing.Hash) ([]*state, error) {
+	out := make([]*state, len(dues))
+	var ids []string
+	for k, d := range dues {
+		w := ws[d.w]
+		if s, ok := w.states[h]; ok {
+			out[k] = s
+			continue
+		}
+		if id := w.q.Definition.ID; !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
 	}
-	c, err := w.repo.CommitObject(h)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	w0 := ws[dues[0].w]
+	c, err := w0.repo.CommitObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
-	w.located++
-	snap, err := source.NewGitSnapshot(w.repo, c)
+	snap, err := source.NewGitSnapshot(w0.repo, c)
 	if err != nil {
 		return nil, err
 	}
-	res, err := w.x.Extract(snap, locate.Meta{Repo: w.q.Repo, Ref: h.String(), WebURL: w.q.WebURL})
+	doc, recs, err := w0.x.ExtractEach(snap, locate.Meta{Repo: w0.q.Repo, Ref: h.String(), WebURL: w0.q.WebURL}, ids)
 	if err != nil {
-		return nil, fmt.Errorf("locate %s at %s: %w", w.q.Definition.ID, h, err)
+		return nil, fmt.Errorf("locate %s at %s: %w", strings.Join(ids, ", "), h, err)
 	}
-	s := &state{doc: res.Document, recs: make([]*findings.Record, len(w.ids))}
+	for k, d := range dues {
+		if out[k] == nil {
+			w := ws[d.w]
+			out[k] = w.keep(h, doc, recs[slices.Index(ids, w.q.Definition.ID)])
+		}
+	}
+	return out, nil
+}
+
+// keep makes the walker's state at commit h from the records its
+// definition has there (doc holds no records), notes the paths they were
+// found at, and remembers it.
+func (w *walker) keep(h plumbing.Hash, doc *findings.Document, recs []*findings.Record) *state {
+	w.located++
+	s := &state{doc: doc, recs: make([]*findings.Record, len(w.ids))}
 	for i, id := range w.ids {
-		r := Find(res.Document, w.q.Definition, id)
+		r := find(recs, w.q.Definition, id)
 		s.recs[i] = r
 		if r == nil {
 			continue
@@ -507,10 +654,33 @@ func (w *walker) state(h plumbing.Hash) (*state, error) {
 		}
 	}
 	if len(w.states) >= maxStates {
-		clear(w.states)
+		for c := range w.states {
+			if at, ok := w.last[c]; !ok || at < w.at {
+				delete(w.states, c)
+			}
+		}
+		if len(w.states) >= maxStates {
+			clear(w.states)
+		}
 	}
 	w.states[h] = s
-	return s, nil
+	return s
+}
+
+// forget drops what the walker remembers of the commits that node k of
+// the walk (n) was the last to read: their inputs and places.
+func (w *walker) forget(n node, k int, last map[plumbing.Hash]int) {
+	for _, h := range []plumbing.Hash{n.hash, n.parent} {
+		if at, ok := last[h]; ok && at == k {
+			delete(w.keys, h)
+			delete(w.outside, h)
+		}
+	}
+}
+
+// done drops what the walker keeps between passes, once it walks no more.
+func (w *walker) done() {
+	w.keys, w.states, w.compared, w.outside = nil, nil, nil, nil
 }
 
 func (w *walker) isPath(p string) bool {
@@ -526,10 +696,17 @@ func (w *walker) isPath(p string) bool {
 // definition's own unlocated record (missing or ambiguous), else nil (the
 // definition located records, none with this id).
 func Find(doc *findings.Document, def *findings.Definition, id string) *findings.Record {
-	if r := doc.Find(id); r != nil {
-		return r
+	return find(doc.Findings, def, id)
+}
+
+// find is Find among the records recs.
+func find(recs []*findings.Record, def *findings.Definition, id string) *findings.Record {
+	for _, r := range recs {
+		if r.ID == id {
+			return r
+		}
 	}
-	for _, r := range doc.Findings {
+	for _, r := range recs {
 		if r.ID == def.ID && !r.Located() {
 			return r
 		}

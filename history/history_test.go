@@ -504,3 +504,132 @@ func TestLogOutsideRangeNotSearched(t *testing.T) {
 		t.Errorf("compared %d commits, want 3", h.Stats.Compared)
 	}
 }
+
+// Two more definitions over buildHistory's files: otherDef reads the file
+// route reads (the function after provider), unrelatedDef a file that
+// never moves.
+const (
+	otherDef = `id: other
+page: prompts
+section: Routing
+title: The other function
+claim: other returns one.
+when: Always.
+path: src/session/system.ts
+query: |
+  (export_statement
+    declaration: (function_declaration
+      name: (identifier) @_name (#eq? @_name "other"))) @finding
+`
+	unrelatedDef = `id: unrelated
+page: prompts
+section: Routing
+title: The unrelated constant
+claim: unrelated is one.
+when: Always.
+path: src/other.ts
+query: |
+  (lexical_declaration
+    (variable_declarator name: (identifier) @_name (#eq? @_name "unrelated"))) @finding
+`
+)
+
+// TestLogEachOneWalk follows three definitions in one LogEach, two of
+// them reading the same file: each distinct blob of the history is
+// parsed once for all of them (logs of each alone parse the shared
+// file's versions once per definition), and each record's history is the
+// one a log of it alone gives, though route needs a second pass (it moves)
+// and the others do not.
+func TestLogEachOneWalk(t *testing.T) {
+	r := buildHistory(t)
+	var fs []Finding
+	for _, text := range []string{routeDef, otherDef, unrelatedDef} {
+		d, err := findings.Parse([]byte(text), "def.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs = append(fs, Finding{ID: d.ID, Definition: d})
+	}
+	q := Query{To: r.commitObject("main: last rule"), Releases: fixtureReleases(t, r), WebURL: "https://example.invalid/o", Repo: "https://example.invalid/o"}
+	hs, err := LogEach(r.repo, q, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The .ts files of the history, by path and blob: three versions of
+	// system.ts at its first path and five at the second (one of them
+	// the first path's first version: records are kept by what the
+	// definition's paths hold, and a file the tree search finds is
+	// located, so parsed, again) and one of other.ts.
+	blobs := map[string]bool{}
+	for _, c := range r.ids {
+		co, err := r.repo.CommitObject(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := co.Files()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = files.ForEach(func(f *object.File) error {
+			if strings.HasSuffix(f.Name, ".ts") {
+				blobs[f.Name+" "+f.Hash.String()] = true
+			}
+			return nil
+		})
+	}
+	if got := hs[0].Stats.Parses; got != int64(len(blobs)) {
+		t.Errorf("one log of %d records parsed %d files, want each of the %d .ts file versions once", len(fs), got, len(blobs))
+	}
+	var alone int64
+	for i, f := range fs {
+		h1, err := LogEach(r.repo, q, []Finding{f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone += h1[0].Stats.Parses
+		want, err := Histories(h1).MarshalIndent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Histories{hs[i]}.MarshalIndent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s logged with the others:\n%s\nalone:\n%s", f.ID, got, want)
+		}
+		if hs[i].Stats.Passes != h1[0].Stats.Passes || hs[i].Stats.Compared != h1[0].Stats.Compared {
+			t.Errorf("%s: %d passes comparing %d commits with the others, %d comparing %d alone", f.ID, hs[i].Stats.Passes, hs[i].Stats.Compared, h1[0].Stats.Passes, h1[0].Stats.Compared)
+		}
+	}
+	if hs[0].Stats.Passes != 2 || hs[2].Stats.Passes != 1 {
+		t.Errorf("route walked %d passes, unrelated %d: want 2 (it moves) and 1", hs[0].Stats.Passes, hs[2].Stats.Passes)
+	}
+	if alone <= int64(len(blobs)) {
+		t.Errorf("logs of each alone parsed %d files in all, want more than the %d file versions (the fixture shares no file)", alone, len(blobs))
+	}
+}
+
+// TestWalkerStatesBounded: past maxStates a walker keeps the records of
+// the commits the walk has yet to read (a parent not reached yet), drops
+// the others, and never holds more than maxStates.
+func TestWalkerStatesBounded(t *testing.T) {
+	def := routeDefinition(t)
+	w := newWalker(nil, nil, Query{Definition: def}, []string{def.ID})
+	w.last = map[plumbing.Hash]int{}
+	hash := func(i int) plumbing.Hash { return plumbing.NewHash(fmt.Sprintf("%040x", i+1)) }
+	pending := hash(0)
+	w.last[pending] = 10 * maxStates // a parent read at the end
+	w.keep(pending, &findings.Document{}, nil)
+	for i := 1; i < 4*maxStates; i++ {
+		w.at = i
+		w.last[hash(i)] = i + 1 // read again by the next node only
+		w.keep(hash(i), &findings.Document{}, nil)
+		if len(w.states) > maxStates {
+			t.Fatalf("%d states held after %d located, want at most %d", len(w.states), i+1, maxStates)
+		}
+		if _, ok := w.states[pending]; !ok {
+			t.Fatalf("after %d located, the state of a commit the walk has yet to read was dropped", i+1)
+		}
+	}
+}

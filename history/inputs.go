@@ -173,8 +173,9 @@ type treeName struct {
 	name string
 }
 
-// maxLookups bounds the remembered lookups (about 100 bytes each).
-const maxLookups = 1 << 18
+// maxLookups bounds the remembered lookups (about 100 bytes each; the
+// walkers of one log share them).
+const maxLookups = 1 << 15
 
 // lookup finds path p in tree t, directory by directory, remembering each
 // step by tree id: consecutive commits share most of the directories on
@@ -245,19 +246,77 @@ const hashLen = 20
 // sourcesDiffer reports whether the tree search's inputs differ between
 // two trees: a .ts/.tsx file added, removed or changed whose bytes, on
 // either side, hold the query's anchors (the search parses no other
-// file). Only subtrees whose ids differ are read (as git diff-tree does);
-// each blob is tested once over the run.
+// file). The files that differ are listed once for all walkers (see
+// treeDiff); each blob is tested once over the run.
 func (w *walker) sourcesDiffer(a, b plumbing.Hash) (bool, error) {
+	blobs, err := w.diff.changed(w.objs, a, b)
+	if err != nil {
+		return false, err
+	}
+	for _, h := range blobs {
+		held, err := w.x.SearchConsiders(w.q.Definition.ID, h.String(), func() ([]byte, error) { return w.diff.read(w, h) })
+		if held || err != nil {
+			return held, err
+		}
+	}
+	return false, nil
+}
+
+// treeDiff lists the .ts/.tsx files that differ between two trees, for
+// the last pair of trees asked about: at a commit, every walker whose
+// definition's files are absent compares the same two trees. It keeps the
+// bytes of the blobs read for that pair, which walkers with other anchors
+// test again.
+type treeDiff struct {
+	a, b  plumbing.Hash
+	blobs []plumbing.Hash
+	data  map[plumbing.Hash][]byte
+}
+
+// changed lists the blobs, on either side, of the .ts/.tsx files added,
+// removed or changed between trees a and b. Only subtrees whose ids differ
+// are read (as git diff-tree does).
+func (d *treeDiff) changed(objs *source.Objects, a, b plumbing.Hash) ([]plumbing.Hash, error) {
+	if d.blobs != nil && d.a == a && d.b == b {
+		return d.blobs, nil
+	}
+	blobs := []plumbing.Hash{}
+	if err := diffTrees(objs, a, b, &blobs); err != nil {
+		return nil, err
+	}
+	d.a, d.b, d.blobs, d.data = a, b, blobs, nil
+	return blobs, nil
+}
+
+// read returns a blob's bytes as readBlob does, once per pair of trees.
+func (d *treeDiff) read(w *walker, h plumbing.Hash) ([]byte, error) {
+	if data, ok := d.data[h]; ok {
+		return data, nil
+	}
+	data, err := w.readBlob(h)
+	if err != nil {
+		return nil, err
+	}
+	if d.data == nil {
+		d.data = map[plumbing.Hash][]byte{}
+	}
+	d.data[h] = data
+	return data, nil
+}
+
+// diffTrees appends to blobs those of the .ts/.tsx files that differ
+// between trees a and b (the zero id for none).
+func diffTrees(objs *source.Objects, a, b plumbing.Hash, blobs *[]plumbing.Hash) error {
 	if a == b {
-		return false, nil
+		return nil
 	}
-	ea, err := w.treeEntries(a)
+	ea, err := treeEntries(objs, a)
 	if err != nil {
-		return false, err
+		return err
 	}
-	eb, err := w.treeEntries(b)
+	eb, err := treeEntries(objs, b)
 	if err != nil {
-		return false, err
+		return err
 	}
 	old := make(map[string]object.TreeEntry, len(ea))
 	for _, e := range ea {
@@ -269,21 +328,24 @@ func (w *walker) sourcesDiffer(a, b plumbing.Hash) (bool, error) {
 		if o.Hash == n.Hash && o.Mode == n.Mode {
 			continue
 		}
-		if changed, err := w.entryDiffers(o, n); changed || err != nil {
-			return changed, err
+		if err := diffEntries(objs, o, n, blobs); err != nil {
+			return err
 		}
 	}
-	for _, o := range old {
-		if changed, err := w.entryDiffers(o, object.TreeEntry{}); changed || err != nil {
-			return changed, err
+	// The names only a holds, in a's order.
+	for _, o := range ea {
+		if _, ok := old[o.Name]; ok {
+			if err := diffEntries(objs, o, object.TreeEntry{}, blobs); err != nil {
+				return err
+			}
 		}
 	}
-	return false, nil
+	return nil
 }
 
-// entryDiffers is sourcesDiffer for one name whose entries differ (a zero
+// diffEntries is diffTrees for one name whose entries differ (a zero
 // entry where the name is absent).
-func (w *walker) entryDiffers(o, n object.TreeEntry) (bool, error) {
+func diffEntries(objs *source.Objects, o, n object.TreeEntry, blobs *[]plumbing.Hash) error {
 	dir := func(e object.TreeEntry) plumbing.Hash {
 		if e.Mode == filemode.Dir {
 			return e.Hash
@@ -291,8 +353,8 @@ func (w *walker) entryDiffers(o, n object.TreeEntry) (bool, error) {
 		return plumbing.ZeroHash
 	}
 	if o.Mode == filemode.Dir || n.Mode == filemode.Dir {
-		if changed, err := w.sourcesDiffer(dir(o), dir(n)); changed || err != nil {
-			return changed, err
+		if err := diffTrees(objs, dir(o), dir(n), blobs); err != nil {
+			return err
 		}
 	}
 	for _, e := range []object.TreeEntry{o, n} {
@@ -300,24 +362,20 @@ func (w *walker) entryDiffers(o, n object.TreeEntry) (bool, error) {
 			// Directories are compared above; the search skips links.
 			continue
 		}
-		if !strings.HasSuffix(e.Name, ".ts") && !strings.HasSuffix(e.Name, ".tsx") {
-			continue
-		}
-		held, err := w.x.SearchConsiders(w.q.Definition.ID, e.Hash.String(), func() ([]byte, error) { return w.readBlob(e.Hash) })
-		if held || err != nil {
-			return held, err
+		if strings.HasSuffix(e.Name, ".ts") || strings.HasSuffix(e.Name, ".tsx") {
+			*blobs = append(*blobs, e.Hash)
 		}
 	}
-	return false, nil
+	return nil
 }
 
 // treeEntries lists tree t's entries from its encoding; none for the zero
 // id.
-func (w *walker) treeEntries(t plumbing.Hash) ([]object.TreeEntry, error) {
+func treeEntries(objs *source.Objects, t plumbing.Hash) ([]object.TreeEntry, error) {
 	if t.IsZero() {
 		return nil, nil
 	}
-	data, err := w.objs.Read(t, plumbing.TreeObject)
+	data, err := objs.Read(t, plumbing.TreeObject)
 	if err != nil {
 		return nil, err
 	}

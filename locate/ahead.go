@@ -20,9 +20,11 @@ import (
 // one finds most records cached and runs few groups, and when its
 // placements are kept on disk it walks nothing either.
 
-// ahead compiles an Extractor's first groups while a walk runs.
+// ahead compiles the first groups of an Extractor's definitions defs (the
+// ones an Extract or ExtractEach call locates) while a walk runs.
 type ahead struct {
 	x       *Extractor
+	defs    []*compiledDef
 	once    sync.Once
 	stopped atomic.Bool
 	done    chan struct{}
@@ -45,7 +47,7 @@ func (a *ahead) walking() {
 		a.done = make(chan struct{})
 		go func() {
 			defer func() { <-a.x.cpu; close(a.done) }()
-			for _, g := range a.x.firstGroups() {
+			for _, g := range firstGroups(a.defs) {
 				if a.stopped.Load() {
 					return
 				}
@@ -71,10 +73,10 @@ type firstGroup struct {
 	lang  *sitter.Language
 }
 
-// firstGroups lists, in catalog order, the groups compiled when first run
-// (known ones) that each definition's newest shape runs: its query's, for
-// the grammar of its first path, then its facts'.
-func (x *Extractor) firstGroups() []firstGroup {
+// firstGroups lists, in the order of defs, the groups compiled when first
+// run (known ones) that each definition's newest shape runs: its query's,
+// for the grammar of its first path, then its facts'.
+func firstGroups(defs []*compiledDef) []firstGroup {
 	var out []firstGroup
 	seen := map[*queryGroup]bool{}
 	add := func(q *query, lang *sitter.Language) {
@@ -90,7 +92,7 @@ func (x *Extractor) firstGroups() []firstGroup {
 			facts(f.fields, lang)
 		}
 	}
-	for _, cd := range x.defs {
+	for _, cd := range defs {
 		s := cd.shapes[0]
 		lang := langTS
 		if ps := s.paths(); len(ps) > 0 {

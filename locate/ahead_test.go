@@ -37,11 +37,11 @@ func TestCompileAhead(t *testing.T) {
 	t.Cleanup(compiledQueries.Clear)
 
 	x := fresh()
-	first := x.firstGroups()
+	first := firstGroups(x.defs)
 	if len(first) < len(cat.Definitions) {
 		t.Fatalf("%d first groups for %d definitions", len(first), len(cat.Definitions))
 	}
-	a := &ahead{x: x}
+	a := &ahead{x: x, defs: x.defs}
 	a.walking()
 	select {
 	case <-a.done:
@@ -66,7 +66,7 @@ func TestCompileAhead(t *testing.T) {
 
 	before := tsCompiles.Load()
 	x = fresh()
-	a = &ahead{x: x}
+	a = &ahead{x: x, defs: x.defs}
 	a.stop()
 	a.walking() // a walk after the placements: too late to help
 	if a.done != nil || tsCompiles.Load() != before {
@@ -80,7 +80,7 @@ func TestCompileAhead(t *testing.T) {
 		} else {
 			x.results.entry("a record of an earlier Extract")
 		}
-		a = &ahead{x: x}
+		a = &ahead{x: x, defs: x.defs}
 		a.walking()
 		a.stop()
 		if a.done != nil || tsCompiles.Load() != before {
@@ -91,10 +91,61 @@ func TestCompileAhead(t *testing.T) {
 	for range cap(x.cpu) {
 		x.cpu <- struct{}{}
 	}
-	a = &ahead{x: x}
+	a = &ahead{x: x, defs: x.defs}
 	a.walking()
 	a.stop()
 	if a.done != nil || tsCompiles.Load() != before {
 		t.Error("compiled ahead with every CPU token taken")
+	}
+}
+
+// TestCompileAheadOnlyItsDefinitions: compiling ahead for some definitions
+// (an ExtractEach call, keyfindings log of one finding) compiles their first
+// groups, and no group only other definitions run first.
+func TestCompileAheadOnlyItsDefinitions(t *testing.T) {
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiledQueries.Clear()
+	t.Cleanup(compiledQueries.Clear)
+	x, err := Compile(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := x.defs[len(x.defs)/2]
+	mine := firstGroups([]*compiledDef{one})
+	if len(mine) == 0 {
+		t.Fatalf("%s runs no group first", one.def.ID)
+	}
+	isMine := map[*queryGroup]bool{}
+	for _, g := range mine {
+		isMine[g.group] = true
+	}
+	a := &ahead{x: x, defs: []*compiledDef{one}}
+	a.walking()
+	select {
+	case <-a.done:
+	case <-time.After(time.Minute):
+		t.Fatal("compiling ahead did not end")
+	}
+	a.stop()
+	for _, g := range mine {
+		if !compiledFor(g.group, g.lang) {
+			t.Errorf("%s: group %.60q not compiled ahead", one.def.ID, g.group.text)
+		}
+	}
+	others := 0
+	for _, g := range firstGroups(x.defs) {
+		if isMine[g.group] {
+			continue
+		}
+		others++
+		if compiledFor(g.group, g.lang) {
+			t.Errorf("group %.60q of another definition compiled ahead", g.group.text)
+		}
+	}
+	if others == 0 {
+		t.Fatal("every first group is the one definition's: the test tells nothing")
 	}
 }

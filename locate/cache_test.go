@@ -582,3 +582,33 @@ func TestPublishedPermalinks(t *testing.T) {
 		t.Errorf("Stats = %+v, want the second snapshot's record reused", st)
 	}
 }
+
+// TestResultCacheBounded: the results kept in memory stay within two
+// generations of maxResultEntries keys however many a run computes (a log
+// of the whole catalog over the whole history meets some 20,000); a key in
+// use all along keeps its entry, and an entry already handed out stays
+// usable.
+func TestResultCacheBounded(t *testing.T) {
+	c := newResultCache()
+	first := c.entry("key 0")
+	first.variants = []*cachedResult{{}}
+	hot := c.entry("hot")
+	for i := 1; i <= 5*maxResultEntries; i++ {
+		c.entry(fmt.Sprintf("key %d", i))
+		if i%100 == 0 && c.entry("hot") != hot {
+			t.Fatalf("a key used every 100 computed lost its entry after %d", i)
+		}
+		if n := len(c.entries) + len(c.older); n > 2*maxResultEntries {
+			t.Fatalf("%d keys kept after %d computed, want at most %d", n, i+1, 2*maxResultEntries)
+		}
+	}
+	if _, ok := c.entries["key 0"]; ok {
+		t.Error("a key unused since the first computed is still kept")
+	}
+	if _, ok := c.older["key 0"]; ok {
+		t.Error("a key unused since the first computed is still kept")
+	}
+	if len(first.variants) != 1 {
+		t.Errorf("an entry handed out lost its results")
+	}
+}

@@ -312,6 +312,41 @@ type Result struct {
 // parallel; the document lists them in catalog order whatever the
 // scheduling.
 func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
+	res, recs, err := x.extract(snap, meta, x.defs)
+	if err != nil {
+		return nil, err
+	}
+	for _, rs := range recs {
+		res.Document.Findings = append(res.Document.Findings, rs...)
+	}
+	return res, nil
+}
+
+// ExtractEach is Extract for the definitions ids names only (each one
+// once), as one Extract call: each file they read is parsed once for all of
+// them, and they are located in parallel. It returns the document without
+// its findings, and the records of each id, in the order of ids. A caller
+// that follows several definitions over commits (keyfindings log) locates
+// at each commit only the definitions whose inputs changed there.
+func (x *Extractor) ExtractEach(snap source.Snapshot, meta Meta, ids []string) (*findings.Document, [][]*findings.Record, error) {
+	defs := make([]*compiledDef, len(ids))
+	for i, id := range ids {
+		cd, err := x.def(id)
+		if err != nil {
+			return nil, nil, err
+		}
+		defs[i] = cd
+	}
+	res, recs, err := x.extract(snap, meta, defs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Document, recs, nil
+}
+
+// extract locates the definitions defs in snap: the result, whose document
+// has no findings yet, and the records of each definition.
+func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef) (*Result, [][]*findings.Record, error) {
 	r := x.newRun(snap, meta)
 	defer r.close()
 	tool := x.tool
@@ -329,30 +364,30 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 			doc.Source.Version = strp(v.Version)
 		}
 	} else if !errors.Is(err, source.ErrNotFound) {
-		return nil, err
+		return nil, nil, err
 	}
 	if lic, err := r.readFile(x.pin.LicenseFile); err == nil {
 		sum := sha256.Sum256(lic.Data)
 		doc.Source.License = &findings.License{Path: x.pin.LicenseFile, SHA256: hex.EncodeToString(sum[:])}
 		res.License = lic.Data
 	} else if !errors.Is(err, source.ErrNotFound) {
-		return nil, err
+		return nil, nil, err
 	}
 	// What a definition's paths hold keys its cached records; the
 	// definitions whose files are all absent share one tree search.
-	keys := make([]string, len(x.defs))
-	outsides := make([]*outside, len(x.defs))
+	keys := make([]string, len(defs))
+	outsides := make([]*outside, len(defs))
 	var moved []*compiledShape
-	a := &ahead{x: x}
+	a := &ahead{x: x, defs: defs}
 	defer a.stop()
-	for i, cd := range x.defs {
+	for i, cd := range defs {
 		var err error
 		if outsides[i], err = x.rangeAt(snap, cd.def, a.walking); err != nil {
-			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
+			return nil, nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
 		key, search, err := resultKey(cd, r, outsides[i] != nil)
 		if err != nil {
-			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
+			return nil, nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
 		keys[i] = key
 		moved = append(moved, search...)
@@ -363,26 +398,25 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 	}
 	if len(moved) > 0 {
 		if err := r.scan(moved); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	recs := make([][]*findings.Record, len(x.defs))
-	errs := make([]error, len(x.defs))
-	forEach(len(x.defs), x.workers, func(i int) {
-		recs[i], errs[i] = r.records(x.defs[i], keys[i], outsides[i] != nil)
+	recs := make([][]*findings.Record, len(defs))
+	errs := make([]error, len(defs))
+	forEach(len(defs), x.workers, func(i int) {
+		recs[i], errs[i] = r.records(defs[i], keys[i], outsides[i] != nil)
 	})
-	for i, cd := range x.defs {
+	for i, cd := range defs {
 		if errs[i] != nil {
-			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, errs[i])
+			return nil, nil, fmt.Errorf("finding %s: %w", cd.def.ID, errs[i])
 		}
 		if outsides[i] != nil {
 			// After the cache: the records depend on the files, the
 			// range on the commit.
 			outsides[i].apply(recs[i])
 		}
-		doc.Findings = append(doc.Findings, recs[i]...)
 	}
-	return res, nil
+	return res, recs, nil
 }
 
 // records returns cd's records in r: the cached ones when everything they

@@ -49,7 +49,10 @@ type cachedResult struct {
 type resultCache struct {
 	mu      sync.Mutex
 	entries map[string]*resultEntry
-	disk    *diskCache
+	// older holds the entries of the generation before entries (see
+	// entry): a key used again moves back to entries.
+	older map[string]*resultEntry
+	disk  *diskCache
 
 	// hits and misses count lookups, for tests and benchmarks.
 	hits, misses atomic.Int64
@@ -70,14 +73,33 @@ const maxVariants = 4
 
 func newResultCache() *resultCache { return &resultCache{entries: map[string]*resultEntry{}} }
 
+// maxResultEntries bounds the keys whose results are kept in memory, in
+// two generations: when entries holds this many, it becomes the older
+// generation and the one before is forgotten, so at most twice as many
+// are kept, the keys used since the last turn always among them (results
+// are kept on disk too, when there is a cache directory). A run of
+// releases reuses mostly the previous tag's results, a log those of the
+// commits just compared: keeping every result of a log of the whole
+// catalog over the whole history held about 100 MB of records.
+const maxResultEntries = 1 << 11
+
 func (c *resultCache) entry(key string) *resultEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	if !ok {
-		e = &resultEntry{}
-		c.entries[key] = e
+	if e, ok := c.entries[key]; ok {
+		return e
 	}
+	if len(c.entries) >= maxResultEntries {
+		// An entry in use stays valid for its holder.
+		c.older, c.entries = c.entries, map[string]*resultEntry{}
+	}
+	e, ok := c.older[key]
+	if ok {
+		delete(c.older, key)
+	} else {
+		e = &resultEntry{}
+	}
+	c.entries[key] = e
 	return e
 }
 
@@ -233,7 +255,7 @@ func (d *diskCache) holdsResults() bool {
 // a first build, which locates every definition.
 func (c *resultCache) empty() bool {
 	c.mu.Lock()
-	n := len(c.entries)
+	n := len(c.entries) + len(c.older)
 	c.mu.Unlock()
 	return n == 0 && (c.disk == nil || !c.disk.holdsResults())
 }

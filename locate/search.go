@@ -77,3 +77,8 @@ func (x *Extractor) def(id string) (*compiledDef, error) {
 	}
 	return nil, fmt.Errorf("no definition %s in this Extractor", id)
 }
+
+// Parses counts the files the Extractor parsed so far, over all its
+// Extract calls: each blob is parsed once for every definition of a call
+// that reads it (keyfindings log counts them, for tests and benchmarks).
+func (x *Extractor) Parses() int64 { return x.parses.parses.Load() }

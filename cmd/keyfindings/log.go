@@ -17,7 +17,19 @@ import (
 	"github.com/keyfindings/keyfindings/source"
 )
 
+// logGCPercent is the garbage collector's target for a log when GOGC
+// does not set one: a log of many records keeps up to some 200 MB live
+// (the pack indexes, records, tree lookups, ancestry), and with the
+// default (100) the heap grows to twice that. At 50 a log of the eight
+// records that read provider/transform.ts over the whole history peaked
+// at 269 MiB rather than 341 MiB, for 15.9 s of CPU rather than 14.2 s.
+const logGCPercent = 50
+
+// onLogWalk is called as a log starts walking (a hook for the tests).
+var onLogWalk = func() {}
+
 func runLog(args []string, stdout, stderr io.Writer) error {
+	defer gcPercent(logGCPercent)()
 	fs := newFlags("log", stderr)
 	fs.Usage = commandUsage(fs, "keyfindings log [flags] ID [ID...]",
 		"Lists, newest first, the commits reachable from --to and not from --from at which finding ID's record changed against the commit's first parent: "+
@@ -75,6 +87,7 @@ func runLog(args []string, stdout, stderr io.Writer) error {
 	if q.Releases, err = history.Releases(repo); err != nil {
 		return err
 	}
+	onLogWalk()
 	hs, err := history.LogEach(repo, q, follow)
 	if errors.Is(err, history.ErrShallow) {
 		return fmt.Errorf("%v; pass --repo PATH to a full clone", err)

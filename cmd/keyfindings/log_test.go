@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -80,5 +81,33 @@ func TestLogCommandErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args[1:], code, stderr, c.code, c.want)
 		}
 		oneLineErr(t, stderr)
+	}
+}
+
+// TestLogGCPercent: a log collects garbage at logGCPercent unless GOGC
+// says otherwise, and restores the collector's target when it ends.
+func TestLogGCPercent(t *testing.T) {
+	f := newFixture(t)
+	percent := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before := percent()
+	for _, tc := range []struct {
+		gogc string
+		want int
+	}{{"", logGCPercent}, {"200", before}} {
+		t.Setenv("GOGC", tc.gogc)
+		during := -1
+		onLogWalk = func() { during = percent() }
+		logEntries(t, f, "output-limit")
+		onLogWalk = func() {}
+		if during != tc.want {
+			t.Errorf("GOGC=%q: the log collected at %d, want %d", tc.gogc, during, tc.want)
+		}
+		if after := percent(); after != before {
+			t.Errorf("GOGC=%q: after the log the target is %d, want %d as before", tc.gogc, after, before)
+		}
 	}
 }

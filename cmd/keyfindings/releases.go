@@ -42,11 +42,15 @@ const releasesGCPercent = 50
 
 // releasesGC sets the collector's target for a releases run, unless GOGC
 // is set, and returns what restores it.
-func releasesGC() (restore func()) {
+func releasesGC() (restore func()) { return gcPercent(releasesGCPercent) }
+
+// gcPercent sets the collector's target to percent for one command,
+// unless GOGC is set, and returns what restores it.
+func gcPercent(percent int) (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
-	prev := debug.SetGCPercent(releasesGCPercent)
+	prev := debug.SetGCPercent(percent)
 	return func() { debug.SetGCPercent(prev) }
 }
 
