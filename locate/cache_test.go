@@ -582,3 +582,46 @@ func TestPublishedPermalinks(t *testing.T) {
 		t.Errorf("Stats = %+v, want the second snapshot's record reused", st)
 	}
 }
+
+// TestResultCacheBounded checks that the records kept in memory are
+// those of the last few Extract calls, not of every commit extracted,
+// and that a commit whose entries were dropped still gets its records
+// right: from the disk cache when there is one (nothing located again),
+// located afresh when there is none.
+func TestResultCacheBounded(t *testing.T) {
+	h := newHistory(t)
+	want := h.reference(t)
+	base, edit, revert := 0, 1, 3
+	for _, dir := range []string{"", t.TempDir()} {
+		x := compileCatalog(t, CompileOptions{CacheDir: dir})
+		extract := func(i int) []byte {
+			t.Helper()
+			res, err := x.Extract(h.snaps[i], h.meta(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return marshal(t, res)
+		}
+		extract(base)
+		// edit changes bash.ts, which keys tool-result-bash: its entry of
+		// base is used by no later call. (The prompt file edit changes
+		// too is a dep of system-prompt-files, not part of its key: that
+		// entry holds base's variant beside edit's.)
+		for range keptCalls + 1 {
+			extract(edit)
+		}
+		x.results.mu.Lock()
+		n := len(x.results.entries)
+		x.results.mu.Unlock()
+		if n != len(x.defs) {
+			t.Errorf("cache dir %q: %d result entries in memory after base and %d extracts of edit, want %d (edit's alone)", dir, n, keptCalls+1, len(x.defs))
+		}
+		before := x.Stats().Located
+		got := extract(revert)
+		sameDocs(t, "revert after base's entries were dropped", h, [][]byte{want[revert]}, [][]byte{got})
+		located := x.Stats().Located - before
+		if wantLocated := map[bool]int64{true: 1, false: 0}[dir == ""]; located != wantLocated {
+			t.Errorf("cache dir %q: revert located %d definitions afresh, want %d", dir, located, wantLocated)
+		}
+	}
+}

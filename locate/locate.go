@@ -312,6 +312,7 @@ type Result struct {
 // parallel; the document lists them in catalog order whatever the
 // scheduling.
 func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
+	x.results.begin()
 	r := x.newRun(snap, meta)
 	defer r.close()
 	tool := x.tool

@@ -45,11 +45,18 @@ type cachedResult struct {
 }
 
 // resultCache holds cached results in memory and, when dir is set, on
-// disk.
+// disk. In memory it keeps only the entries the last keptCalls Extract
+// calls used: consecutive commits (a run of releases, a log) share most
+// of their keys, and a run over a thousand releases would otherwise hold
+// every record it ever located (an entry dropped is read back from disk,
+// or located again, when a later commit needs it).
 type resultCache struct {
 	mu      sync.Mutex
 	entries map[string]*resultEntry
 	disk    *diskCache
+	// call counts the Extract calls begun; each entry remembers the last
+	// call that used it (under mu).
+	call int64
 
 	// hits and misses count lookups, for tests and benchmarks.
 	hits, misses atomic.Int64
@@ -62,7 +69,15 @@ type resultEntry struct {
 	mu       sync.Mutex
 	loaded   bool // the disk was consulted
 	variants []*cachedResult
+	// used is the last Extract call that used the entry (under
+	// resultCache.mu).
+	used int64
 }
+
+// keptCalls is how many Extract calls' entries the memory keeps: those
+// of the commit being extracted and a few before it, enough for the next
+// one to find what it shares with them.
+const keptCalls = 4
 
 // maxVariants bounds the results kept per key: they differ only when a
 // definition's cited or searched files change while its own do not.
@@ -78,7 +93,22 @@ func (c *resultCache) entry(key string) *resultEntry {
 		e = &resultEntry{}
 		c.entries[key] = e
 	}
+	e.used = c.call
 	return e
+}
+
+// begin starts an Extract call: the entries no call among the last
+// keptCalls used are dropped from memory (a call holding one still has
+// it; the next to ask gets a new entry, loaded from disk).
+func (c *resultCache) begin() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call++
+	for key, e := range c.entries {
+		if c.call-e.used > keptCalls {
+			delete(c.entries, key)
+		}
+	}
 }
 
 // resultKey is the key of a definition's result: its hash (which covers
