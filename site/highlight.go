@@ -47,12 +47,13 @@ func language(file string) (lexer, info string) {
 // remembered by them (highlighted): callers share them and must not
 // change them.
 func highlight(lexerName, text string) ([][]token, error) {
-	if lines, ok := highlighted.get(lexerName, text); ok {
+	k := highlightKey{lexerName, text}
+	if lines, ok := highlighted.get(k); ok {
 		return lines, nil
 	}
 	lines, err := lexLines(lexerName, text)
 	if err == nil {
-		highlighted.put(lexerName, text, lines)
+		highlighted.put(k, lines, len(text))
 	}
 	return lines, err
 }
@@ -206,66 +207,17 @@ func highlightCSS() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// highlightMemo remembers highlighted texts by lexer and text. Rendering
-// the releases of a releases directory one after the other highlights
-// mostly the same excerpts again (a record's bytes rarely change from one
-// release to the next), and highlighting is most of what rendering a
-// release's pages costs. It holds two generations, each of at most
-// highlightMemoBytes of text: when the newer is full it becomes the older
-// and the older is dropped, so what a release uses stays while the
-// memory stays bounded, however many releases are rendered.
-type highlightMemo struct {
-	mu       sync.Mutex
-	cur, old map[highlightKey][][]token
-	// size is the bytes of text cur holds.
-	size int
-	// off switches the memo off (tests compare the pages without it).
-	off bool
-}
-
+// highlightKey is what highlighted lines depend on.
 type highlightKey struct{ lexer, text string }
 
-// highlightMemoBytes bounds the text each generation of the memo holds
-// (the tokens take about as much again): a release's excerpts are some
-// 600 KB.
+// highlightMemoBytes bounds the text each generation of the memo of
+// highlighted texts holds (the tokens take about as much again): a
+// release's excerpts are some 600 KB.
 const highlightMemoBytes = 4 << 20
 
-// highlighted is the process's memo of highlighted texts.
-var highlighted = &highlightMemo{}
-
-func (m *highlightMemo) get(lexer, text string) ([][]token, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.off {
-		return nil, false
-	}
-	k := highlightKey{lexer, text}
-	if lines, ok := m.cur[k]; ok {
-		return lines, true
-	}
-	lines, ok := m.old[k]
-	if ok {
-		m.add(k, lines)
-	}
-	return lines, ok
-}
-
-func (m *highlightMemo) put(lexer, text string, lines [][]token) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.off {
-		m.add(highlightKey{lexer, text}, lines)
-	}
-}
-
-// add puts lines into the newer generation, turning it into the older
-// one first when it is full; m.mu is held.
-func (m *highlightMemo) add(k highlightKey, lines [][]token) {
-	if m.cur == nil || m.size+len(k.text) > highlightMemoBytes {
-		m.old, m.cur, m.size = m.cur, map[highlightKey][][]token{}, 0
-	}
-	if _, ok := m.cur[k]; !ok {
-		m.cur[k] = lines
-		m.size += len(k.text)
-	}
-}
+// highlighted remembers highlighted texts by lexer and text. Rendering
+// the releases of a releases directory one after the other highlights
+// mostly the same excerpts again (a record's bytes rarely change from one
+// release to the next), and highlighting was most of what rendering a
+// release's pages cost.
+var highlighted = newMemo[highlightKey, [][]token](highlightMemoBytes)

@@ -102,38 +102,38 @@ func TestHighlightMemo(t *testing.T) {
 	check("plaintext", a) // the same text, another lexer
 	check("typescript", a)
 
-	m := &highlightMemo{}
+	m := newMemo[string, int](highlightMemoBytes)
 	text := strings.Repeat("x", highlightMemoBytes/4)
 	for i := range 12 {
-		m.put("plaintext", text+strconv.Itoa(i), nil)
+		m.put(text+strconv.Itoa(i), i, len(text))
 	}
 	held := 0
-	for _, gen := range []map[highlightKey][][]token{m.cur, m.old} {
-		for k := range gen {
-			held += len(k.text)
+	for _, gen := range []map[string]memoValue[int]{m.cur, m.old} {
+		for _, e := range gen {
+			held += e.cost
 		}
 	}
 	if held > 2*highlightMemoBytes {
 		t.Errorf("the memo holds %d bytes of text, over twice its bound %d", held, highlightMemoBytes)
 	}
-	if _, ok := m.get("plaintext", text+"11"); !ok {
-		t.Error("the text put last is not remembered")
+	if v, ok := m.get(text + "11"); !ok || v != 11 {
+		t.Errorf("the text put last is remembered as %v, %v; want 11, true", v, ok)
 	}
-	if _, ok := m.get("plaintext", text+"0"); ok {
+	if _, ok := m.get(text + "0"); ok {
 		t.Error("the text put first is still remembered after eleven more, 11 MiB")
 	}
 }
 
-// TestHighlightMemoSamePages renders the same document with the memo of
-// highlighted texts off, then on (twice: the second time every excerpt
-// comes from it): the files must be byte-identical.
-func TestHighlightMemoSamePages(t *testing.T) {
+// TestMemosSamePages renders the same document with the memos of
+// highlighted texts and of trusted Markdown off, then on (twice: the
+// second time every excerpt and claim comes from them): the files must be
+// byte-identical.
+func TestMemosSamePages(t *testing.T) {
 	doc := readFixture(t, "findings.json")
 	render := func(off bool) Files {
 		t.Helper()
-		highlighted.mu.Lock()
-		highlighted.off = off
-		highlighted.mu.Unlock()
+		highlighted.setOff(off)
+		trusted.setOff(off)
 		files, err := RenderWith(doc, testLicense, Options{})
 		if err != nil {
 			t.Fatal(err)
