@@ -53,7 +53,7 @@ func highlight(lexerName, text string) ([][]token, error) {
 	}
 	lines, err := lexLines(lexerName, text)
 	if err == nil {
-		highlighted.put(k, lines, len(text))
+		highlighted.put(k, lines, len(text)+linesSize(lines))
 	}
 	return lines, err
 }
@@ -210,10 +210,23 @@ func highlightCSS() ([]byte, error) {
 // highlightKey is what highlighted lines depend on.
 type highlightKey struct{ lexer, text string }
 
-// highlightMemoBytes bounds the text each generation of the memo of
-// highlighted texts holds (the tokens take about as much again): a
-// release's excerpts are some 600 KB.
-const highlightMemoBytes = 4 << 20
+// highlightMemoBytes bounds the memory each generation of the memo of
+// highlighted texts holds, as linesSize counts it: a release's excerpts,
+// some 600 KB of text, take about 5 MB as tokens.
+const highlightMemoBytes = 6 << 20
+
+// linesSize estimates the bytes lines take: each token's two strings and
+// text, each line's slice.
+func linesSize(lines [][]token) int {
+	n := 0
+	for _, toks := range lines {
+		n += 24 + 32*cap(toks)
+		for _, t := range toks {
+			n += len(t.Text)
+		}
+	}
+	return n
+}
 
 // highlighted remembers highlighted texts by lexer and text. Rendering
 // the releases of a releases directory one after the other highlights
