@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/keyfindings/keyfindings/internal/buildid"
+	"github.com/keyfindings/keyfindings/internal/cmem"
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/releases"
 	"github.com/keyfindings/keyfindings/site"
@@ -175,6 +176,9 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			// The releases written so far stay, listed by the index.
 			return errors.Join(fmt.Errorf("release %s: %w", t.Name, err), dir.Flush())
 		}
+		// The syntax trees of the releases read so far are freed; what C's
+		// malloc keeps of them would otherwise add up to tens of MB.
+		cmem.Trim()
 		if i == 0 {
 			firstCommit = commit
 		}
