@@ -41,14 +41,33 @@ var (
 // at 50 it stays under 280 MiB for no measurable CPU.
 const releasesGCPercent = 50
 
+// releasesMemoryLimit is the Go runtime's soft memory limit for a
+// releases run when GOMEMLIMIT does not set one: with it the collector
+// runs more often as the heap nears the limit instead of letting it grow
+// to 1.5 times what is live. Over v1.0.0..v1.18.3 from an empty cache,
+// 160 MiB took the peak RSS from 302 to 237 MiB for 25% more CPU; 192 MiB
+// keeps the peak of all 982 tags near 300 MB for less.
+const releasesMemoryLimit = 192 << 20
+
 // releasesGC sets the collector's target for a releases run, unless GOGC
-// is set, and returns what restores it.
+// is set, and its memory limit, unless GOMEMLIMIT is set, and returns
+// what restores them.
 func releasesGC() (restore func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
+	prevPercent, prevLimit := -2, int64(-1)
+	if os.Getenv("GOGC") == "" {
+		prevPercent = debug.SetGCPercent(releasesGCPercent)
 	}
-	prev := debug.SetGCPercent(releasesGCPercent)
-	return func() { debug.SetGCPercent(prev) }
+	if os.Getenv("GOMEMLIMIT") == "" {
+		prevLimit = debug.SetMemoryLimit(releasesMemoryLimit)
+	}
+	return func() {
+		if prevPercent != -2 {
+			debug.SetGCPercent(prevPercent)
+		}
+		if prevLimit >= 0 {
+			debug.SetMemoryLimit(prevLimit)
+		}
+	}
 }
 
 func runReleases(args []string, stdout, stderr io.Writer) error {
