@@ -37,8 +37,19 @@ type queryGroup struct {
 	// known is set once captures and patterns are: by the first
 	// compilation, or from a cache entry (queryFromMeta).
 	known    bool
-	captures []string // capture names by id
+	captures []string // the texts' capture names, in the order of their ids
 	patterns int
+	// ids names every capture of the compiled query by id, the captures
+	// widen added included; kinds gives the node type each added capture
+	// must have, by id.
+	ids   []string
+	kinds map[uint32]string
+	// widened groups are compiled as widen rewrites them: those rebuilt
+	// from what compiling their texts as written told (queryFromMeta,
+	// joinKnown). A text compiled for the first time is compiled as
+	// written, so that tree-sitter checks all its steps (an impossible
+	// nesting is an error only where a step is analysed).
+	widened bool
 	// expect, when not 0, is the number of patterns the group must
 	// compile to: a group joined from what compiling its texts told
 	// (joinKnown), whose captures are numbered by its first compilation.
@@ -61,14 +72,32 @@ func (g *queryGroup) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
 	if c, ok := g.compiled[lang]; ok {
 		return c, nil
 	}
-	c, err := sitter.NewQuery([]byte(g.text), lang)
+	text, kinds := g.text, map[string]string(nil)
+	if g.widened {
+		if w, k, ok := widen(g.text); ok {
+			text, kinds = w, k
+		}
+	}
+	c, err := sitter.NewQuery([]byte(text), lang)
 	tsCompiles.Add(1)
 	if err != nil {
 		return nil, &compileError{err}
 	}
-	var names []string
+	var names, ids []string
+	byID := map[uint32]string{}
 	for i := uint32(0); i < c.CaptureCount(); i++ {
-		names = append(names, c.CaptureNameForId(i))
+		name := c.CaptureNameForId(i)
+		ids = append(ids, name)
+		if k, ok := kinds[name]; ok {
+			byID[i] = k
+			continue
+		}
+		names = append(names, name)
+	}
+	if g.ids == nil {
+		g.ids, g.kinds = ids, byID
+	} else if !slices.Equal(ids, g.ids) {
+		return nil, fmt.Errorf("query compiles to other captures for TSX than for TypeScript")
 	}
 	if !g.known && g.expect != 0 && int(c.PatternCount()) != g.expect {
 		return nil, fmt.Errorf("query group compiles to %d patterns, its texts' cache entries say %d; delete the keyfindings cache directory", c.PatternCount(), g.expect)
@@ -138,15 +167,23 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 			break
 		}
 		caps := map[string][]*sitter.Node{}
-		inside := true
+		inside, kept := true, true
 		for _, c := range m.Captures {
+			if kind, ok := g.kinds[c.Index]; ok {
+				// A step widen made a wildcard: the match is the text's
+				// only where the node has the type the text names.
+				if c.Node.Type() != kind {
+					kept = false
+				}
+				continue
+			}
 			if within != nil && (int(c.Node.StartByte()) < within.start || int(c.Node.EndByte()) > within.end) {
 				inside = false
 			}
-			name := g.captures[c.Index]
+			name := g.ids[c.Index]
 			caps[name] = append(caps[name], c.Node)
 		}
-		if inside {
+		if inside && kept {
 			out = append(out, groupMatch{pattern: int(m.PatternIndex), captures: caps})
 		}
 	}
@@ -284,7 +321,7 @@ func joinKnown(qs []*query) {
 	for i, q := range members {
 		texts[i] = q.text
 	}
-	g := &queryGroup{text: strings.Join(texts, "\n")}
+	g := &queryGroup{text: strings.Join(texts, "\n"), widened: true}
 	for _, q := range members {
 		q.group, q.first = g, g.expect
 		g.expect += len(q.preds)
@@ -301,8 +338,11 @@ func groupMember(g *queryGroup, sq *sitter.Query, text string, first int, s scan
 			return nil, false
 		}
 		for c := uint32(0); c < sq.CaptureCount(); c++ {
+			if _, added := g.kinds[c]; added {
+				continue
+			}
 			if sq.CaptureQuantifierForId(uint32(p), c) != sitter.QuantifierZero {
-				own[g.captures[c]] = true
+				own[g.ids[c]] = true
 			}
 		}
 	}
@@ -322,101 +362,6 @@ func groupMember(g *queryGroup, sq *sitter.Query, text string, first int, s scan
 		}
 	}
 	return q, true
-}
-
-// scannedQuery is what scanQuery reads from a query text.
-type scannedQuery struct {
-	// patterns counts the top-level patterns.
-	patterns int
-	// captures are the capture names in order of first appearance, the
-	// order in which tree-sitter numbers them.
-	captures []string
-}
-
-// scanQuery reads a query text's top-level patterns and capture names
-// without compiling it. ok is false when the text does not end at the top
-// level (an unclosed parenthesis or string, a stray closing one), so that
-// joined to another text it would not keep to its own patterns.
-func scanQuery(text string) (scannedQuery, bool) {
-	var s scannedQuery
-	seen := map[string]bool{}
-	depth := 0
-	field := false // a top-level field name was read: its pattern follows
-	start := func() {
-		if depth == 0 && !field {
-			s.patterns++
-		}
-		field = false
-	}
-	for i := 0; i < len(text); {
-		c := text[i]
-		switch {
-		case c == ';':
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-		case c == '"':
-			start()
-			i++
-			for i < len(text) && text[i] != '"' {
-				if text[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i >= len(text) {
-				return s, false
-			}
-			i++
-		case c == '(' || c == '[':
-			start()
-			depth++
-			i++
-		case c == ')' || c == ']':
-			if depth--; depth < 0 {
-				return s, false
-			}
-			i++
-		case c == '@':
-			j := i + 1
-			for j < len(text) && isQueryIdent(text[j]) {
-				j++
-			}
-			if name := text[i+1 : j]; !seen[name] {
-				seen[name] = true
-				s.captures = append(s.captures, name)
-			}
-			i = j
-		case c == '#' || c == '!':
-			// A predicate or a negated field, inside a pattern.
-			i++
-			for i < len(text) && isQueryIdent(text[i]) {
-				i++
-			}
-		case c == '_' || isQueryIdent(c) && c != '.' && c != '-' && c != '?' && c != '!':
-			j := i
-			for j < len(text) && isQueryIdent(text[j]) {
-				j++
-			}
-			if depth == 0 {
-				// A wildcard, or a field name with its pattern after.
-				isField := text[i:j] != "_"
-				start()
-				field = isField
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-	return s, depth == 0 && !field
-}
-
-// isQueryIdent reports whether b may be part of a name in a query, as
-// tree-sitter scans names (non-ASCII bytes included, as parts of letters).
-func isQueryIdent(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' ||
-		b == '_' || b == '-' || b == '.' || b == '?' || b == '!' || b >= 0x80
 }
 
 // groupSize is the length of a group's text, which its compile time

@@ -135,8 +135,10 @@ const (
 )
 
 // place tells where commit stands to the commit tag names in h. Callers
-// hold the Extractor's source lock (it reads the repository).
-func (l *lineage) place(h source.History, commit, tag string) (Place, error) {
+// hold the Extractor's source lock (it reads the repository). walking,
+// when not nil, is called before an answer neither known nor kept on disk
+// walks the history.
+func (l *lineage) place(h source.History, commit, tag string, walking func()) (Place, error) {
 	if h == nil || commit == "" {
 		return PlaceUnknown, nil
 	}
@@ -162,6 +164,9 @@ func (l *lineage) place(h source.History, commit, tag string) (Place, error) {
 	}
 	if p, ok := g.answers[commit][target]; ok {
 		return p, nil
+	}
+	if walking != nil {
+		walking()
 	}
 	p, err := g.place(commit, target)
 	if err == nil && p != PlaceUnknown {
@@ -465,7 +470,7 @@ type outside struct {
 // rangeAt is where a snapshot's commit stands to a definition's since and
 // until tags: nil when inside, or when ancestry does not tell (a plain
 // directory, a tag the repository lacks, an unrelated commit).
-func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outside, error) {
+func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition, walking func()) (*outside, error) {
 	if d.Since == "" && d.Until == "" {
 		return nil, nil
 	}
@@ -480,7 +485,7 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 		l = newLineage()
 	}
 	if d.Since != "" {
-		p, err := l.place(h, snap.Commit(), d.Since)
+		p, err := l.place(h, snap.Commit(), d.Since, walking)
 		if err != nil {
 			return nil, err
 		}
@@ -489,7 +494,7 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition) (*outs
 		}
 	}
 	if d.Until != "" {
-		p, err := l.place(h, snap.Commit(), d.Until)
+		p, err := l.place(h, snap.Commit(), d.Until, walking)
 		if err != nil {
 			return nil, err
 		}

@@ -189,11 +189,16 @@ func TestLineageKeptOnDisk(t *testing.T) {
 	}
 	l := newLineage()
 	l.disk = disk
+	walks := 0
+	walking := func() { walks++ }
 	for _, tt := range tests {
-		if _, err := l.place(h, tt.commit, tt.tag); err != nil {
+		if _, err := l.place(h, tt.commit, tt.tag, walking); err != nil {
 			t.Fatal(err)
 		}
 		l.save(h, tt.commit)
+	}
+	if walks == 0 {
+		t.Error("no placement of a first run told its caller it walks the history")
 	}
 	later := func() (*lineage, *fakeHistory) {
 		h2, _ := lineageCases()
@@ -208,7 +213,7 @@ func TestLineageKeptOnDisk(t *testing.T) {
 			continue
 		}
 		definite++
-		got, err := l2.place(h2, tt.commit, tt.tag)
+		got, err := l2.place(h2, tt.commit, tt.tag, func() { t.Errorf("%s against %s: walks, with the answer on disk", tt.commit, tt.tag) })
 		if err != nil || got != tt.want {
 			t.Errorf("%s against %s from the disk cache: %v, %v; want %v", tt.commit, tt.tag, got, err, tt.want)
 		}
@@ -217,14 +222,14 @@ func TestLineageKeptOnDisk(t *testing.T) {
 		t.Errorf("a later run read commits %v to give %d answers kept on disk, want none", h2.reads, definite)
 	}
 	l3, h3 := later()
-	if got, _ := l3.place(h3, "q", "t3"); got != PlaceUnknown || len(h3.reads) == 0 {
+	if got, _ := l3.place(h3, "q", "t3", nil); got != PlaceUnknown || len(h3.reads) == 0 {
 		t.Errorf("an answer that did not tell was kept: %v, reads %v", got, h3.reads)
 	}
 	if err := os.WriteFile(disk.placesFile("e"), []byte(`{"format":"keyfindings/lineage-cache/1","commit":"e","places":{"r1":7}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	l4, h4 := later()
-	if got, _ := l4.place(h4, "e", "t1"); got != AtOrAfter || len(h4.reads) == 0 {
+	if got, _ := l4.place(h4, "e", "t1", nil); got != AtOrAfter || len(h4.reads) == 0 {
 		t.Errorf("a bad lineage file: %v, reads %v; want the answer from the history", got, h4.reads)
 	}
 }
@@ -238,10 +243,10 @@ func TestLineageShallowNotKept(t *testing.T) {
 	l := newLineage()
 	l.disk = disk
 	// y's parent z is missing (the shallow boundary of the graph).
-	if _, err := l.place(h, "y", "t1"); err != nil {
+	if _, err := l.place(h, "y", "t1", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := l.place(h, "e", "t1"); err != nil || got != AtOrAfter {
+	if got, err := l.place(h, "e", "t1", nil); err != nil || got != AtOrAfter {
 		t.Fatalf("e against t1: %v, %v", got, err)
 	}
 	l.save(h, "e")
@@ -265,7 +270,7 @@ func TestLineage(t *testing.T) {
 	h, tests := lineageCases()
 	l := newLineage()
 	for _, tt := range tests {
-		got, err := l.place(h, tt.commit, tt.tag)
+		got, err := l.place(h, tt.commit, tt.tag, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +283,7 @@ func TestLineage(t *testing.T) {
 			t.Errorf("commit %s read %d times, want once", c, n)
 		}
 	}
-	if got, _ := l.place(nil, "b", "t1"); got != PlaceUnknown {
+	if got, _ := l.place(nil, "b", "t1", nil); got != PlaceUnknown {
 		t.Errorf("no history: %v, want unknown", got)
 	}
 }
@@ -327,7 +332,7 @@ func TestLineageRealHistory(t *testing.T) {
 		if err != nil || c == "" {
 			t.Fatalf("tag %s: %v", tt.at, err)
 		}
-		got, err := l.place(h, c, tt.tag)
+		got, err := l.place(h, c, tt.tag, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -344,9 +344,11 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 	keys := make([]string, len(x.defs))
 	outsides := make([]*outside, len(x.defs))
 	var moved []*compiledShape
+	a := &ahead{x: x}
+	defer a.stop()
 	for i, cd := range x.defs {
 		var err error
-		if outsides[i], err = x.rangeAt(snap, cd.def); err != nil {
+		if outsides[i], err = x.rangeAt(snap, cd.def, a.walking); err != nil {
 			return nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
 		key, search, err := resultKey(cd, r, outsides[i] != nil)
@@ -356,6 +358,7 @@ func (x *Extractor) Extract(snap source.Snapshot, meta Meta) (*Result, error) {
 		keys[i] = key
 		moved = append(moved, search...)
 	}
+	a.stop()
 	if h := snap.History(); h != nil {
 		x.lineage.save(h, snap.Commit())
 	}

@@ -119,7 +119,7 @@ func (q *query) meta() queryMeta {
 // compiling it: its group of one compiles it when it first runs, and
 // checks that it compiles to the captures and patterns the entry says.
 func queryFromMeta(m queryMeta) (*query, error) {
-	g := &queryGroup{text: m.Text, known: true, captures: m.Captures, patterns: len(m.Patterns)}
+	g := &queryGroup{text: m.Text, known: true, captures: m.Captures, patterns: len(m.Patterns), widened: true}
 	q := &query{text: m.Text, group: g, captures: m.Captures}
 	for _, list := range m.Patterns {
 		var preds []predicate

@@ -247,6 +247,27 @@ func (d *diskCache) file(key string) string {
 	return filepath.Join(d.dir, key[:2], key+".json")
 }
 
+// holdsResults reports whether any record is kept on disk: a directory
+// named by the first two hex digits of a key.
+func (d *diskCache) holdsResults() bool {
+	es, _ := os.ReadDir(d.dir)
+	for _, e := range es {
+		if n := e.Name(); e.IsDir() && len(n) == 2 && strings.Trim(n, "0123456789abcdef") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// empty reports whether the cache holds no record, in memory or on disk:
+// a first build, which locates every definition.
+func (c *resultCache) empty() bool {
+	c.mu.Lock()
+	n := len(c.entries)
+	c.mu.Unlock()
+	return n == 0 && (c.disk == nil || !c.disk.holdsResults())
+}
+
 // load returns the results stored under key, none when there is no entry
 // or it does not read back as one.
 func (d *diskCache) load(key string) []*cachedResult {

@@ -50,7 +50,7 @@ func (x *Extractor) OutsideRange(id string, h source.History, commit string) (st
 	if err != nil {
 		return "", err
 	}
-	o, err := x.rangeAt(commitOf{h: h, commit: commit}, cd.def)
+	o, err := x.rangeAt(commitOf{h: h, commit: commit}, cd.def, nil)
 	if err != nil || o == nil {
 		return "", err
 	}
