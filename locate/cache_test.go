@@ -583,32 +583,50 @@ func TestPublishedPermalinks(t *testing.T) {
 	}
 }
 
-// TestResultCacheBounded: the results kept in memory stay within two
-// generations of maxResultEntries keys however many a run computes (a log
-// of the whole catalog over the whole history meets some 20,000); a key in
-// use all along keeps its entry, and an entry already handed out stays
-// usable.
+// TestResultCacheBounded checks that the records kept in memory are
+// those of the last few Extract calls, not of every commit extracted,
+// and that a commit whose entries were dropped still gets its records
+// right: from the disk cache when there is one (nothing located again),
+// located afresh when there is none.
 func TestResultCacheBounded(t *testing.T) {
-	c := newResultCache()
-	first := c.entry("key 0")
-	first.variants = []*cachedResult{{}}
-	hot := c.entry("hot")
-	for i := 1; i <= 5*maxResultEntries; i++ {
-		c.entry(fmt.Sprintf("key %d", i))
-		if i%100 == 0 && c.entry("hot") != hot {
-			t.Fatalf("a key used every 100 computed lost its entry after %d", i)
+	h := newHistory(t)
+	want := h.reference(t)
+	base, edit, revert := 0, 1, 3
+	for _, dir := range []string{"", t.TempDir()} {
+		x := compileCatalog(t, CompileOptions{CacheDir: dir})
+		extract := func(i int) []byte {
+			t.Helper()
+			res, err := x.Extract(h.snaps[i], h.meta(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return marshal(t, res)
 		}
-		if n := len(c.entries) + len(c.older); n > 2*maxResultEntries {
-			t.Fatalf("%d keys kept after %d computed, want at most %d", n, i+1, 2*maxResultEntries)
+		extract(base)
+		// edit changes bash.ts, which keys tool-result-bash: its entry of
+		// base is used by no later call. (The prompt file edit changes
+		// too is a dep of system-prompt-files, not part of its key: that
+		// entry holds base's variant beside edit's.)
+		for range keptCalls + 1 {
+			extract(edit)
 		}
-	}
-	if _, ok := c.entries["key 0"]; ok {
-		t.Error("a key unused since the first computed is still kept")
-	}
-	if _, ok := c.older["key 0"]; ok {
-		t.Error("a key unused since the first computed is still kept")
-	}
-	if len(first.variants) != 1 {
-		t.Errorf("an entry handed out lost its results")
+		x.results.mu.Lock()
+		n := len(x.results.entries)
+		x.results.mu.Unlock()
+		if n != len(x.defs) {
+			t.Errorf("cache dir %q: %d result entries in memory after base and %d extracts of edit, want %d (edit's alone)", dir, n, keptCalls+1, len(x.defs))
+		}
+		// Dropping entries leaves the last call's: the cache still counts
+		// as holding records (compileAhead runs on a first build only).
+		if x.results.empty() {
+			t.Errorf("cache dir %q: the result cache reports empty after its entries were bounded", dir)
+		}
+		before := x.Stats().Located
+		got := extract(revert)
+		sameDocs(t, "revert after base's entries were dropped", h, [][]byte{want[revert]}, [][]byte{got})
+		located := x.Stats().Located - before
+		if wantLocated := map[bool]int64{true: 1, false: 0}[dir == ""]; located != wantLocated {
+			t.Errorf("cache dir %q: revert located %d definitions afresh, want %d", dir, located, wantLocated)
+		}
 	}
 }

@@ -81,19 +81,39 @@ type graph struct {
 	partial bool
 }
 
-// node is one commit read; missing when the copy lacks it.
+// node is one commit read; missing when the copy lacks it. seq numbers
+// the nodes of a graph in the order read (the walks' sets are bits by it).
 type node struct {
 	id      string
 	parents []string
 	when    int64
+	seq     int
 	missing bool
+}
+
+// nodeSet is a set of a graph's nodes, a bit by seq: a walk over a long
+// history marks most of its commits, so a map by id took some 40 bytes a
+// commit and walk (25 MB over opencode's releases), a bit takes one.
+type nodeSet []uint64
+
+func (s nodeSet) has(n *node) bool {
+	i := n.seq / 64
+	return i < len(s) && s[i]&(1<<(n.seq%64)) != 0
+}
+
+func (s *nodeSet) add(n *node) {
+	i := n.seq / 64
+	if i >= len(*s) {
+		*s = append(*s, make([]uint64, i+1-len(*s))...)
+	}
+	(*s)[i] |= 1 << (n.seq % 64)
 }
 
 // targetWalk is the walk of one target commit's history, resumable.
 type targetWalk struct {
 	target string
 	// before holds the target's proper ancestors reached so far.
-	before map[string]bool
+	before nodeSet
 	queue  nodeQueue
 	// descends remembers, per commit asked about, whether it descends
 	// from the target.
@@ -279,7 +299,7 @@ func (g *graph) reached(w *targetWalk, n *node) (bool, error) {
 	if err := g.advance(w, n.when); err != nil {
 		return false, err
 	}
-	return w.before[n.id], nil
+	return w.before.has(n), nil
 }
 
 // walk returns the walk of target's history, starting it on first use.
@@ -291,7 +311,7 @@ func (g *graph) walk(target string) (*targetWalk, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &targetWalk{target: target, before: map[string]bool{}, descends: map[string]bool{}}
+	w := &targetWalk{target: target, descends: map[string]bool{}}
 	w.queue.push(t)
 	g.walks[target] = w
 	return w, nil
@@ -302,7 +322,7 @@ func (g *graph) node(id string) (*node, error) {
 	if n, ok := g.nodes[id]; ok {
 		return n, nil
 	}
-	n := &node{id: id}
+	n := &node{id: id, seq: len(g.nodes)}
 	ps, when, err := g.h.Parents(id)
 	switch {
 	case errors.Is(err, source.ErrNotFound):
@@ -327,14 +347,14 @@ func (g *graph) advance(w *targetWalk, when int64) error {
 			continue
 		}
 		for _, p := range n.parents {
-			if w.before[p] {
-				continue
-			}
-			w.before[p] = true
 			pn, err := g.node(p)
 			if err != nil {
 				return err
 			}
+			if w.before.has(pn) {
+				continue
+			}
+			w.before.add(pn)
 			w.queue.push(pn)
 		}
 	}
@@ -369,7 +389,7 @@ func (g *graph) descends(commit, target string) (bool, error) {
 			found = true
 			break
 		}
-		if w.before[n.id] || n.missing {
+		if w.before.has(n) || n.missing {
 			continue
 		}
 		if d, known := w.descends[n.id]; known && !d {

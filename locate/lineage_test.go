@@ -399,3 +399,25 @@ func TestOutsideRangeNoSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeSet checks the bit set the walks mark commits in: a node is in
+// it once added, and only then, whatever its number.
+func TestNodeSet(t *testing.T) {
+	var s nodeSet
+	nodes := make([]*node, 300)
+	for i := range nodes {
+		nodes[i] = &node{seq: i}
+	}
+	added := map[int]bool{0: true, 63: true, 64: true, 129: true, 299: true}
+	for i := range added {
+		s.add(nodes[i])
+	}
+	for i, n := range nodes {
+		if s.has(n) != added[i] {
+			t.Errorf("node %d: in the set %v, want %v", i, s.has(n), added[i])
+		}
+	}
+	if len(s) != 5 {
+		t.Errorf("%d words for 300 nodes, want 5", len(s))
+	}
+}

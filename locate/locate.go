@@ -347,6 +347,7 @@ func (x *Extractor) ExtractEach(snap source.Snapshot, meta Meta, ids []string) (
 // extract locates the definitions defs in snap: the result, whose document
 // has no findings yet, and the records of each definition.
 func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef) (*Result, [][]*findings.Record, error) {
+	x.results.begin()
 	r := x.newRun(snap, meta)
 	defer r.close()
 	tool := x.tool

@@ -45,14 +45,18 @@ type cachedResult struct {
 }
 
 // resultCache holds cached results in memory and, when dir is set, on
-// disk.
+// disk. In memory it keeps only the entries the last keptCalls Extract
+// calls used: consecutive commits (a run of releases, a log) share most
+// of their keys, and a run over a thousand releases would otherwise hold
+// every record it ever located (an entry dropped is read back from disk,
+// or located again, when a later commit needs it).
 type resultCache struct {
 	mu      sync.Mutex
 	entries map[string]*resultEntry
-	// older holds the entries of the generation before entries (see
-	// entry): a key used again moves back to entries.
-	older map[string]*resultEntry
-	disk  *diskCache
+	disk    *diskCache
+	// call counts the Extract calls begun; each entry remembers the last
+	// call that used it (under mu).
+	call int64
 
 	// hits and misses count lookups, for tests and benchmarks.
 	hits, misses atomic.Int64
@@ -65,7 +69,15 @@ type resultEntry struct {
 	mu       sync.Mutex
 	loaded   bool // the disk was consulted
 	variants []*cachedResult
+	// used is the last Extract call that used the entry (under
+	// resultCache.mu).
+	used int64
 }
+
+// keptCalls is how many Extract calls' entries the memory keeps: those
+// of the commit being extracted and a few before it, enough for the next
+// one to find what it shares with them.
+const keptCalls = 4
 
 // maxVariants bounds the results kept per key: they differ only when a
 // definition's cited or searched files change while its own do not.
@@ -73,34 +85,30 @@ const maxVariants = 4
 
 func newResultCache() *resultCache { return &resultCache{entries: map[string]*resultEntry{}} }
 
-// maxResultEntries bounds the keys whose results are kept in memory, in
-// two generations: when entries holds this many, it becomes the older
-// generation and the one before is forgotten, so at most twice as many
-// are kept, the keys used since the last turn always among them (results
-// are kept on disk too, when there is a cache directory). A run of
-// releases reuses mostly the previous tag's results, a log those of the
-// commits just compared: keeping every result of a log of the whole
-// catalog over the whole history held about 100 MB of records.
-const maxResultEntries = 1 << 11
-
 func (c *resultCache) entry(key string) *resultEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok {
-		return e
-	}
-	if len(c.entries) >= maxResultEntries {
-		// An entry in use stays valid for its holder.
-		c.older, c.entries = c.entries, map[string]*resultEntry{}
-	}
-	e, ok := c.older[key]
-	if ok {
-		delete(c.older, key)
-	} else {
+	e, ok := c.entries[key]
+	if !ok {
 		e = &resultEntry{}
+		c.entries[key] = e
 	}
-	c.entries[key] = e
+	e.used = c.call
 	return e
+}
+
+// begin starts an Extract call: the entries no call among the last
+// keptCalls used are dropped from memory (a call holding one still has
+// it; the next to ask gets a new entry, loaded from disk).
+func (c *resultCache) begin() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call++
+	for key, e := range c.entries {
+		if c.call-e.used > keptCalls {
+			delete(c.entries, key)
+		}
+	}
 }
 
 // resultKey is the key of a definition's result: its hash (which covers
@@ -255,7 +263,7 @@ func (d *diskCache) holdsResults() bool {
 // a first build, which locates every definition.
 func (c *resultCache) empty() bool {
 	c.mu.Lock()
-	n := len(c.entries) + len(c.older)
+	n := len(c.entries)
 	c.mu.Unlock()
 	return n == 0 && (c.disk == nil || !c.disk.holdsResults())
 }

@@ -8,6 +8,24 @@ import (
 	"github.com/keyfindings/keyfindings/findings"
 )
 
+// excerptFence writes a located record's excerpt as a fenced block. On
+// the pages (html) the block names the record (and more, such as
+// excerptHeadInfo), and codeRenderer draws the located record of that id
+// from the renderer's records: the excerpt's text is then left out of
+// the Markdown rather than escaped, written and parsed only to be
+// ignored.
+func (r *renderer) excerptFence(rec *findings.Record, html bool, more string) string {
+	_, info := language(rec.Location.Path)
+	if !html {
+		return fence(info, rec.Location.Excerpt)
+	}
+	info += " " + excerptInfo + rec.ID + more
+	if known := r.records[rec.ID]; known != nil && known.Location != nil {
+		return fence(info, "")
+	}
+	return fence(info, rec.Location.Excerpt)
+}
+
 // funcs returns the template functions for one flavour of Markdown: html
 // for the pages (goldmark heading attributes, excerpts rendered from the
 // record by reference), else findings.md's GitHub-flavoured Markdown.
@@ -52,11 +70,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			if link := r.sameAsLink(rec, html); link != "" {
 				return link
 			}
-			_, info := language(rec.Location.Path)
-			if html {
-				info += " " + excerptInfo + rec.ID
-			}
-			return fence(info, rec.Location.Excerpt)
+			return r.excerptFence(rec, html, "")
 		},
 		// excerptHead is excerpt for the index: on the pages a long
 		// excerpt shows its head and links to the rest on its record's
@@ -68,11 +82,7 @@ func (r *renderer) funcs(html bool) map[string]any {
 			if link := r.sameAsLink(rec, html); link != "" {
 				return link
 			}
-			_, info := language(rec.Location.Path)
-			if html {
-				info += " " + excerptInfo + rec.ID + " " + excerptHeadInfo
-			}
-			return fence(info, rec.Location.Excerpt)
+			return r.excerptFence(rec, html, " "+excerptHeadInfo)
 		},
 		// toolResults is the tools-page summary of what the model reads
 		// back from each tool, one row per tool-result record.

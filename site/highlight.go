@@ -43,8 +43,23 @@ func language(file string) (lexer, info string) {
 // (plain text when chroma has no such lexer). Each line keeps its
 // terminating newline in its last token, as chroma's own HTML does. The text
 // is only ever data: the tokens are escaped when the excerpt template writes
-// them.
+// them. The lines depend on the lexer and the text alone, and are
+// remembered by them (highlighted): callers share them and must not
+// change them.
 func highlight(lexerName, text string) ([][]token, error) {
+	k := highlightKey{lexerName, text}
+	if lines, ok := highlighted.get(k); ok {
+		return lines, nil
+	}
+	lines, err := lexLines(lexerName, text)
+	if err == nil {
+		highlighted.put(k, lines, len(text)+linesSize(lines))
+	}
+	return lines, err
+}
+
+// lexLines is highlight without the memo.
+func lexLines(lexerName, text string) ([][]token, error) {
 	lexer, err := lexerFor(lexerName)
 	if err != nil {
 		return nil, err
@@ -191,3 +206,31 @@ func highlightCSS() ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// highlightKey is what highlighted lines depend on.
+type highlightKey struct{ lexer, text string }
+
+// highlightMemoBytes bounds the memory each generation of the memo of
+// highlighted texts holds, as linesSize counts it: a release's excerpts,
+// some 600 KB of text, take about 5 MB as tokens.
+const highlightMemoBytes = 6 << 20
+
+// linesSize estimates the bytes lines take: each token's two strings and
+// text, each line's slice.
+func linesSize(lines [][]token) int {
+	n := 0
+	for _, toks := range lines {
+		n += 24 + 32*cap(toks)
+		for _, t := range toks {
+			n += len(t.Text)
+		}
+	}
+	return n
+}
+
+// highlighted remembers highlighted texts by lexer and text. Rendering
+// the releases of a releases directory one after the other highlights
+// mostly the same excerpts again (a record's bytes rarely change from one
+// release to the next), and highlighting was most of what rendering a
+// release's pages cost.
+var highlighted = newMemo[highlightKey, [][]token](highlightMemoBytes)

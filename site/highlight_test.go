@@ -1,8 +1,11 @@
 package site
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -66,5 +69,84 @@ func TestHighlightEscapes(t *testing.T) {
 	want := []string{"sb:`a", `se:\n`, "si:${", "nx:b", "si:}", "se:\\`", "sb:c", `se:\$`, "sb:{d}", `se:\\`, "sb:`"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("tokens\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestHighlightMemo checks that the memo of highlighted texts answers by
+// lexer and text, never with another text's or another lexer's lines,
+// and that it stays within its bound.
+func TestHighlightMemo(t *testing.T) {
+	fresh := func(lexer, text string) [][]token {
+		t.Helper()
+		lines, err := lexLines(lexer, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lines
+	}
+	check := func(lexer, text string) {
+		t.Helper()
+		for range 2 { // the second call is answered by the memo
+			got, err := highlight(lexer, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := fresh(lexer, text); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %q: highlighted as %v, want %v", lexer, text, got, want)
+			}
+		}
+	}
+	a, b := "const a = `x${y}`\n", "const b = 2 / 3\n"
+	check("typescript", a)
+	check("typescript", b)
+	check("plaintext", a) // the same text, another lexer
+	check("typescript", a)
+
+	m := newMemo[string, int](highlightMemoBytes)
+	text := strings.Repeat("x", highlightMemoBytes/4)
+	for i := range 12 {
+		m.put(text+strconv.Itoa(i), i, len(text))
+	}
+	held := 0
+	for _, gen := range []map[string]memoValue[int]{m.cur, m.old} {
+		for _, e := range gen {
+			held += e.cost
+		}
+	}
+	if held > 2*highlightMemoBytes {
+		t.Errorf("the memo holds %d bytes of text, over twice its bound %d", held, highlightMemoBytes)
+	}
+	if v, ok := m.get(text + "11"); !ok || v != 11 {
+		t.Errorf("the text put last is remembered as %v, %v; want 11, true", v, ok)
+	}
+	if _, ok := m.get(text + "0"); ok {
+		t.Error("the text put first is still remembered after eleven more, 11 MiB")
+	}
+}
+
+// TestMemosSamePages renders the same document with the memos of
+// highlighted texts and of trusted Markdown off, then on (twice: the
+// second time every excerpt and claim comes from them): the files must be
+// byte-identical.
+func TestMemosSamePages(t *testing.T) {
+	doc := readFixture(t, "findings.json")
+	render := func(off bool) Files {
+		t.Helper()
+		highlighted.setOff(off)
+		trusted.setOff(off)
+		files, err := RenderWith(doc, testLicense, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	want := render(true)
+	for i := range 2 {
+		got := render(false)
+		for name, data := range want {
+			if !bytes.Equal(got[name], data) {
+				t.Errorf("render %d with the memo: %s differs from the one without", i+1, name)
+			}
+		}
 	}
 }

@@ -78,6 +78,23 @@ func formatNumber(f float64) string {
 // what the author wrote. The text is re-parsed until no raw HTML is left,
 // because escaping an HTML block exposes its inside as inline text.
 func (m *markdown) trustedMarkdown(s string) (string, error) {
+	if out, ok := trusted.get(s); ok {
+		return out, nil
+	}
+	out, err := m.neutralise(s)
+	if err == nil {
+		trusted.put(s, out, len(s))
+	}
+	return out, err
+}
+
+// trusted remembers trustedMarkdown's answers: they depend on the text
+// alone (every markdown parses alike), and a releases run shows the same
+// claims, conditions and caveats release after release.
+var trusted = newMemo[string, string](1 << 20)
+
+// neutralise is trustedMarkdown without the memo.
+func (m *markdown) neutralise(s string) (string, error) {
 	src := []byte(strings.TrimSpace(s))
 	for range 20 {
 		doc := m.md.Parser().Parse(text.NewReader(src))

@@ -214,3 +214,21 @@ func TestLinkURL(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustedMarkdownMemo checks that the memo of trustedMarkdown answers
+// each text with that text's own neutralised Markdown, the first time and
+// from the memo.
+func TestTrustedMarkdownMemo(t *testing.T) {
+	m := testMarkdown()
+	for _, in := range []string{"An <env> block.", "An <tool> block.", " An <env> block. ", "<div>\nblock\n</div>", "plain"} {
+		want, err := m.neutralise(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if got, err := m.trustedMarkdown(in); err != nil || got != want {
+				t.Errorf("trustedMarkdown(%q) = %q, %v; want %q", in, got, err, want)
+			}
+		}
+	}
+}

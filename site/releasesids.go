@@ -17,20 +17,31 @@ type matrixColumn struct {
 // document's order; an id only in older ones follows the id before it
 // there, as diff.Compare orders a diff.
 func unionIDs(docs []*findings.Document) []string {
+	lists := make([][]string, len(docs))
+	for i, d := range docs {
+		for _, r := range d.Findings {
+			lists[i] = append(lists[i], r.ID)
+		}
+	}
+	return unionIDLists(lists)
+}
+
+// unionIDLists is unionIDs on each document's list of record ids.
+func unionIDLists(lists [][]string) []string {
 	var order []string
 	placed := map[string]bool{}
-	for i := len(docs) - 1; i >= 0; i-- {
+	for i := len(lists) - 1; i >= 0; i-- {
 		after := -1
-		for _, r := range docs[i].Findings {
-			if placed[r.ID] {
-				after = indexOf(order, r.ID)
+		for _, id := range lists[i] {
+			if placed[id] {
+				after = indexOf(order, id)
 				continue
 			}
 			at := after + 1
 			order = append(order, "")
 			copy(order[at+1:], order[at:])
-			order[at] = r.ID
-			placed[r.ID] = true
+			order[at] = id
+			placed[id] = true
 			after = at
 		}
 	}

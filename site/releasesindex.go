@@ -196,11 +196,13 @@ func (d *ReleasesDir) renderTop(rels []*dirRelease) (Files, error) {
 		files[minorFile(m.Minor)] = page
 	}
 
-	stubs := make([]*findings.Document, n)
+	lists := make([][]string, n)
 	for i, r := range rels {
-		stubs[i] = stubDocument(r.entry.Tag, r.entry.Records)
+		for _, s := range r.entry.Records {
+			lists[i] = append(lists[i], s.ID)
+		}
 	}
-	ids := unionIDs(stubs)
+	ids := unionIDLists(lists)
 	v := &releasesView{Repo: repo, Count: n, Oldest: rows[0], Newest: rows[n-1], Findings: len(ids)}
 	slices.Reverse(minors)
 	v.Minors, v.Minor, v.Releases = minors, minors[0], groups[len(groups)-1]
@@ -285,16 +287,12 @@ func newReleaseRow(r *dirRelease, i int, rels []*dirRelease, diffs []*summaryDif
 	if i > 0 {
 		row.Previous = rels[i-1].entry.Tag
 		row.Changes = e.Tag + "/" + changesFile
-		counts := diffs[i].Counts()
+		counts := diffs[i].counts
 		for _, s := range changeClasses {
 			row.Counts = append(row.Counts, countView{Status: s, N: counts[s], Href: row.Changes + "#" + s})
 		}
 		row.Unchanged = counts[diff.Unchanged]
-		for _, f := range diffs[i].Findings {
-			if f.Differs() {
-				row.Differs++
-			}
-		}
+		row.Differs = diffs[i].differs
 	}
 	return row
 }

@@ -157,11 +157,22 @@ func linesText(l findings.Lines) string {
 // timeline page (as the definitions' ids do).
 var timelineIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// summaryDiff is a diff of two releases' summaries, its findings by id
-// (every timeline looks up its finding in every release's diff).
+// summaryDiff is what the top-level pages use of the diff of a
+// release's summaries with the release before: its counts by status and,
+// for each finding whose record differs, what happened. Only that is
+// kept, not the diff itself: the pages of a thousand releases would
+// otherwise hold every release's diff, and the records it points to, at
+// once.
 type summaryDiff struct {
-	*diff.Diff
-	byID map[string]*diff.FindingDiff
+	counts map[string]int
+	// differs counts the findings whose record differs.
+	differs int
+	byID    map[string]summaryChange
+}
+
+// summaryChange is what happened to a finding's record (see segment).
+type summaryChange struct {
+	Mark, Note string
 }
 
 // summaryDiffs compares each release's summaries with the release
@@ -172,17 +183,34 @@ func summaryDiffs(rels []*dirRelease) []*summaryDiff {
 	for i, r := range rels {
 		doc := stubDocument(r.entry.Tag, r.entry.Records)
 		if i > 0 {
-			d := &summaryDiff{Diff: diff.Compare(prev, doc), byID: map[string]*diff.FindingDiff{}}
-			for _, f := range d.Findings {
-				if d.byID[f.ID] == nil {
-					d.byID[f.ID] = f
-				}
-			}
-			diffs[i] = d
+			diffs[i] = newSummaryDiff(diff.Compare(prev, doc))
 		}
 		prev = doc
 	}
 	return diffs
+}
+
+// newSummaryDiff keeps what the pages use of dd.
+func newSummaryDiff(dd *diff.Diff) *summaryDiff {
+	d := &summaryDiff{counts: dd.Counts(), byID: map[string]summaryChange{}}
+	seen := map[string]bool{}
+	for _, f := range dd.Findings {
+		differs := f.Differs()
+		if differs {
+			d.differs++
+		}
+		if seen[f.ID] || !differs {
+			seen[f.ID] = true
+			continue
+		}
+		seen[f.ID] = true
+		mark := f.Status
+		if mark == diff.Changed && f.Old != nil && f.New != nil && f.Old.Location != nil && f.New.Location != nil && f.Old.Location.SHA256 == f.New.Location.SHA256 {
+			mark = "facts"
+		}
+		d.byID[f.ID] = summaryChange{Mark: mark, Note: f.Note}
+	}
+	return d
 }
 
 // segment is a run of consecutive releases in which a finding's record
@@ -211,16 +239,12 @@ func timeline(id string, rels []*dirRelease, diffs []*summaryDiff) []segment {
 			segs = append(segs, segment{From: 0, To: 0, Rec: rec})
 			continue
 		}
-		fd := diffs[i].byID[id]
-		if fd == nil || !fd.Differs() {
+		c, ok := diffs[i].byID[id]
+		if !ok {
 			segs[len(segs)-1].To = i
 			continue
 		}
-		mark := fd.Status
-		if mark == diff.Changed && fd.Old != nil && fd.New != nil && fd.Old.Location != nil && fd.New.Location != nil && fd.Old.Location.SHA256 == fd.New.Location.SHA256 {
-			mark = "facts"
-		}
-		segs = append(segs, segment{From: i, To: i, Mark: mark, Rec: rec, Note: fd.Note})
+		segs = append(segs, segment{From: i, To: i, Mark: c.Mark, Rec: rec, Note: c.Note})
 	}
 	return segs
 }

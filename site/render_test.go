@@ -167,3 +167,56 @@ func TestHighlightSchemes(t *testing.T) {
 		t.Errorf("dark block paints text with the light style's foreground:\n%s", dark)
 	}
 }
+
+// TestPageMarkdownNamesExcerpts: the Markdown the pages are converted
+// from names each located record's excerpt block without holding its
+// text (codeRenderer draws it from the record), while findings.md holds
+// it. (TestGolden holds what the pages show.)
+func TestPageMarkdownNamesExcerpts(t *testing.T) {
+	doc := readFixture(t, "findings.json")
+	set, err := loadTemplates(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRenderer(doc, set, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []byte
+	for i := range r.view.Pages {
+		v := *r.view
+		v.Page = &r.view.Pages[i]
+		page, err := r.markdown(pageTemplate, &v, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, page...)
+	}
+	md, err := r.markdown(findingsTemplate, r.view, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, rec := range doc.Findings {
+		if rec.Location == nil {
+			continue
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(rec.Location.Excerpt), "\n")
+		if len(line) < 12 || strings.ContainsAny(line, "<>&\"'`*_[]\\") {
+			continue // a line that Markdown shows as it is
+		}
+		checked++
+		if !bytes.Contains(pages, []byte(excerptInfo+rec.ID)) {
+			t.Errorf("%s: the pages' Markdown does not name its excerpt block", rec.ID)
+		}
+		if bytes.Contains(pages, []byte(line)) {
+			t.Errorf("%s: the pages' Markdown holds its excerpt line %q", rec.ID, line)
+		}
+		if !bytes.Contains(md, []byte(line)) {
+			t.Errorf("%s: findings.md lacks its excerpt line %q", rec.ID, line)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no record's excerpt was checked")
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/keyfindings/keyfindings/internal/buildid"
+	"github.com/keyfindings/keyfindings/internal/cmem"
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/releases"
 	"github.com/keyfindings/keyfindings/site"
@@ -40,9 +41,30 @@ var (
 // at 50 it stays under 280 MiB for no measurable CPU.
 const releasesGCPercent = 50
 
+// releasesMemoryLimit is the Go runtime's soft memory limit for a
+// releases run when GOMEMLIMIT does not set one: with it the collector
+// runs more often as the heap nears the limit instead of letting it grow
+// to 1.5 times what is live. Over v1.0.0..v1.18.3 from an empty cache,
+// 160 MiB took the peak RSS from 302 to 237 MiB for 25% more CPU; 192 MiB
+// keeps the peak of all 982 tags near 300 MB for less.
+const releasesMemoryLimit = 192 << 20
+
 // releasesGC sets the collector's target for a releases run, unless GOGC
-// is set, and returns what restores it.
-func releasesGC() (restore func()) { return gcPercent(releasesGCPercent) }
+// is set, and its memory limit, unless GOMEMLIMIT is set, and returns
+// what restores them.
+func releasesGC() (restore func()) {
+	restorePercent := gcPercent(releasesGCPercent)
+	prevLimit := int64(-1)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		prevLimit = debug.SetMemoryLimit(releasesMemoryLimit)
+	}
+	return func() {
+		restorePercent()
+		if prevLimit >= 0 {
+			debug.SetMemoryLimit(prevLimit)
+		}
+	}
+}
 
 // gcPercent sets the collector's target to percent for one command,
 // unless GOGC is set, and returns what restores it.
@@ -179,6 +201,9 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			// The releases written so far stay, listed by the index.
 			return errors.Join(fmt.Errorf("release %s: %w", t.Name, err), dir.Flush())
 		}
+		// The syntax trees of the releases read so far are freed; what C's
+		// malloc keeps of them would otherwise add up to tens of MB.
+		cmem.Trim()
 		if i == 0 {
 			firstCommit = commit
 		}

@@ -925,3 +925,28 @@ func TestReleasesGCPercent(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasesMemoryLimit: a releases run sets the runtime's soft memory
+// limit to releasesMemoryLimit unless GOMEMLIMIT says otherwise, and
+// restores it when it ends.
+func TestReleasesMemoryLimit(t *testing.T) {
+	f := newReleaseFixture(t, 2)
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	before := limit()
+	for _, tc := range []struct {
+		env  string
+		want int64
+	}{{"", releasesMemoryLimit}, {"1GiB", before}} {
+		t.Setenv("GOMEMLIMIT", tc.env)
+		var during []int64
+		onPut = func(string) { during = append(during, limit()) }
+		f.releases(filepath.Join(t.TempDir(), "rel"))
+		onPut = func(string) {}
+		if len(during) == 0 || during[0] != tc.want {
+			t.Errorf("GOMEMLIMIT=%q: the run's limit was %v, want %d", tc.env, during, tc.want)
+		}
+		if after := limit(); after != before {
+			t.Errorf("GOMEMLIMIT=%q: after the run the limit is %d, want %d as before", tc.env, after, before)
+		}
+	}
+}
