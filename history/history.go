@@ -692,14 +692,9 @@ func (w *walker) isPath(p string) bool {
 	return false
 }
 
-// Find returns the record id of doc: the record with that id, else the
-// definition's own unlocated record (missing or ambiguous), else nil (the
-// definition located records, none with this id).
-func Find(doc *findings.Document, def *findings.Definition, id string) *findings.Record {
-	return find(doc.Findings, def, id)
-}
-
-// find is Find among the records recs.
+// find returns the record id among recs: the record with that id, else
+// the definition's own unlocated record (missing or ambiguous), else nil
+// (the definition located records, none with this id).
 func find(recs []*findings.Record, def *findings.Definition, id string) *findings.Record {
 	for _, r := range recs {
 		if r.ID == id {

@@ -62,10 +62,3 @@ func (m *memo[K, V]) add(k K, e memoValue[V]) {
 		m.size += e.cost
 	}
 }
-
-// setOff switches the memo off or on again, forgetting what it holds.
-func (m *memo[K, V]) setOff(off bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.off, m.cur, m.old, m.size = off, nil, nil, 0
-}

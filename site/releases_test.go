@@ -5,23 +5,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/keyfindings/keyfindings/findings"
 )
-
-func docWith(ids ...string) *findings.Document {
-	d := &findings.Document{Schema: findings.Schema}
-	for _, id := range ids {
-		d.Findings = append(d.Findings, &findings.Record{ID: id, Page: "tools", Status: findings.StatusMissing})
-	}
-	return d
-}
 
 func TestUnionIDs(t *testing.T) {
 	// Oldest first: b is gone from the newest and follows a, its
 	// predecessor where it last was; e only ever existed in the oldest.
-	docs := []*findings.Document{docWith("e", "a", "b", "c"), docWith("a", "b", "c"), docWith("a", "c", "d")}
-	if got, want := unionIDs(docs), []string{"e", "a", "b", "c", "d"}; !slices.Equal(got, want) {
+	lists := [][]string{{"e", "a", "b", "c"}, {"a", "b", "c"}, {"a", "c", "d"}}
+	if got, want := unionIDs(lists), []string{"e", "a", "b", "c", "d"}; !slices.Equal(got, want) {
 		t.Errorf("unionIDs = %v, want %v", got, want)
 	}
 }

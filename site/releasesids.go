@@ -2,8 +2,6 @@ package site
 
 import (
 	"strconv"
-
-	"github.com/keyfindings/keyfindings/findings"
 )
 
 // matrixColumn is one release on the axis of a picture across releases;
@@ -13,21 +11,10 @@ type matrixColumn struct {
 	X, Y      int
 }
 
-// unionIDs returns every record id of docs (oldest first), in the newest
-// document's order; an id only in older ones follows the id before it
-// there, as diff.Compare orders a diff.
-func unionIDs(docs []*findings.Document) []string {
-	lists := make([][]string, len(docs))
-	for i, d := range docs {
-		for _, r := range d.Findings {
-			lists[i] = append(lists[i], r.ID)
-		}
-	}
-	return unionIDLists(lists)
-}
-
-// unionIDLists is unionIDs on each document's list of record ids.
-func unionIDLists(lists [][]string) []string {
+// unionIDs returns every record id of the lists, one per document (oldest
+// first), in the newest document's order; an id only in older ones follows
+// the id before it there, as diff.Compare orders a diff.
+func unionIDs(lists [][]string) []string {
 	var order []string
 	placed := map[string]bool{}
 	for i := len(lists) - 1; i >= 0; i-- {

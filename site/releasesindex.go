@@ -202,7 +202,7 @@ func (d *ReleasesDir) renderTop(rels []*dirRelease) (Files, error) {
 			lists[i] = append(lists[i], s.ID)
 		}
 	}
-	ids := unionIDLists(lists)
+	ids := unionIDs(lists)
 	v := &releasesView{Repo: repo, Count: n, Oldest: rows[0], Newest: rows[n-1], Findings: len(ids)}
 	slices.Reverse(minors)
 	v.Minors, v.Minor, v.Releases = minors, minors[0], groups[len(groups)-1]
