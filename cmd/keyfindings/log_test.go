@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -88,25 +87,20 @@ func TestLogCommandErrors(t *testing.T) {
 // says otherwise, and restores the collector's target when it ends.
 func TestLogGCPercent(t *testing.T) {
 	f := newFixture(t)
-	percent := func() int {
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
-		return p
-	}
-	before := percent()
+	before := gcPercentNow()
 	for _, tc := range []struct {
 		gogc string
 		want int
 	}{{"", logGCPercent}, {"200", before}} {
 		t.Setenv("GOGC", tc.gogc)
 		during := -1
-		onLogWalk = func() { during = percent() }
+		onLogWalk = func() { during = gcPercentNow() }
 		logEntries(t, f, "output-limit")
 		onLogWalk = func() {}
 		if during != tc.want {
 			t.Errorf("GOGC=%q: the log collected at %d, want %d", tc.gogc, during, tc.want)
 		}
-		if after := percent(); after != before {
+		if after := gcPercentNow(); after != before {
 			t.Errorf("GOGC=%q: after the log the target is %d, want %d as before", tc.gogc, after, before)
 		}
 	}

@@ -897,30 +897,32 @@ func TestReleasesReadsAhead(t *testing.T) {
 	}
 }
 
+// gcPercentNow is the collector's target, left as it is.
+func gcPercentNow() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
 // TestReleasesGCPercent: a releases run collects garbage at
 // releasesGCPercent unless GOGC says otherwise, and restores the
 // collector's target when it ends.
 func TestReleasesGCPercent(t *testing.T) {
 	f := newReleaseFixture(t, 2)
-	percent := func() int {
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
-		return p
-	}
-	before := percent()
+	before := gcPercentNow()
 	for _, tc := range []struct {
 		gogc string
 		want int
 	}{{"", releasesGCPercent}, {"200", before}} {
 		t.Setenv("GOGC", tc.gogc)
 		var during []int
-		onPut = func(string) { during = append(during, percent()) }
+		onPut = func(string) { during = append(during, gcPercentNow()) }
 		f.releases(filepath.Join(t.TempDir(), "rel"))
 		onPut = func(string) {}
 		if len(during) == 0 || during[0] != tc.want {
 			t.Errorf("GOGC=%q: the run collected at %v, want %d", tc.gogc, during, tc.want)
 		}
-		if after := percent(); after != before {
+		if after := gcPercentNow(); after != before {
 			t.Errorf("GOGC=%q: after the run the target is %d, want %d as before", tc.gogc, after, before)
 		}
 	}
