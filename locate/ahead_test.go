@@ -41,14 +41,7 @@ func TestCompileAhead(t *testing.T) {
 	if len(first) < len(cat.Definitions) {
 		t.Fatalf("%d first groups for %d definitions", len(first), len(cat.Definitions))
 	}
-	a := &ahead{x: x, defs: x.defs}
-	a.walking()
-	select {
-	case <-a.done:
-	case <-time.After(time.Minute):
-		t.Fatal("compiling ahead did not end")
-	}
-	a.stop()
+	compileAheadOf(t, x, x.defs)
 	isFirst := map[*queryGroup]bool{}
 	for _, g := range first {
 		isFirst[g.group] = true
@@ -66,7 +59,7 @@ func TestCompileAhead(t *testing.T) {
 
 	before := tsCompiles.Load()
 	x = fresh()
-	a = &ahead{x: x, defs: x.defs}
+	a := &ahead{x: x, defs: x.defs}
 	a.stop()
 	a.walking() // a walk after the placements: too late to help
 	if a.done != nil || tsCompiles.Load() != before {
@@ -122,14 +115,7 @@ func TestCompileAheadOnlyItsDefinitions(t *testing.T) {
 	for _, g := range mine {
 		isMine[g.group] = true
 	}
-	a := &ahead{x: x, defs: []*compiledDef{one}}
-	a.walking()
-	select {
-	case <-a.done:
-	case <-time.After(time.Minute):
-		t.Fatal("compiling ahead did not end")
-	}
-	a.stop()
+	compileAheadOf(t, x, []*compiledDef{one})
 	for _, g := range mine {
 		if !compiledFor(g.group, g.lang) {
 			t.Errorf("%s: group %.60q not compiled ahead", one.def.ID, g.group.text)
@@ -148,4 +134,18 @@ func TestCompileAheadOnlyItsDefinitions(t *testing.T) {
 	if others == 0 {
 		t.Fatal("every first group is the one definition's: the test tells nothing")
 	}
+}
+
+// compileAheadOf compiles ahead the first groups of defs, as a first
+// build's walk starts it, and waits until it has compiled them all.
+func compileAheadOf(t *testing.T, x *Extractor, defs []*compiledDef) {
+	t.Helper()
+	a := &ahead{x: x, defs: defs}
+	a.walking()
+	select {
+	case <-a.done:
+	case <-time.After(time.Minute):
+		t.Fatal("compiling ahead did not end")
+	}
+	a.stop()
 }
