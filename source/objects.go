@@ -239,9 +239,18 @@ type packReader struct {
 // their deltas) fit whole.
 const packChunk = 4096
 
+// reset positions the reader at off in p. When the buffer holds off
+// already (the last read of the same pack brought it in), it is read from
+// there: git packs the commits of a history next to one another, newest
+// first, so a walk down the history reads most commit headers without a
+// system call.
 func (b *packReader) reset(p *pack, off int64) {
 	if b.buf == nil {
 		b.buf = make([]byte, packChunk)
+	}
+	if start := b.pos - int64(b.w); b.p == p && off >= start && off < b.pos {
+		b.r = int(off - start)
+		return
 	}
 	b.p, b.pos, b.r, b.w = p, off, 0, 0
 }
