@@ -87,21 +87,9 @@ func TestLogCommandErrors(t *testing.T) {
 // says otherwise, and restores the collector's target when it ends.
 func TestLogGCPercent(t *testing.T) {
 	f := newFixture(t)
-	before := gcPercentNow()
-	for _, tc := range []struct {
-		gogc string
-		want int
-	}{{"", logGCPercent}, {"200", before}} {
-		t.Setenv("GOGC", tc.gogc)
-		during := -1
-		onLogWalk = func() { during = gcPercentNow() }
+	checkRunSetting(t, "GOGC", "200", logGCPercent, func() int64 { return int64(gcPercentNow()) }, func(hook func()) {
+		onLogWalk = hook
+		defer func() { onLogWalk = func() {} }()
 		logEntries(t, f, "output-limit")
-		onLogWalk = func() {}
-		if during != tc.want {
-			t.Errorf("GOGC=%q: the log collected at %d, want %d", tc.gogc, during, tc.want)
-		}
-		if after := gcPercentNow(); after != before {
-			t.Errorf("GOGC=%q: after the log the target is %d, want %d as before", tc.gogc, after, before)
-		}
-	}
+	})
 }

@@ -904,51 +904,41 @@ func gcPercentNow() int {
 	return p
 }
 
-// TestReleasesGCPercent: a releases run collects garbage at
-// releasesGCPercent unless GOGC says otherwise, and restores the
-// collector's target when it ends.
-func TestReleasesGCPercent(t *testing.T) {
-	f := newReleaseFixture(t, 2)
-	before := gcPercentNow()
+// checkRunSetting checks a runtime setting a command sets for its run:
+// with the environment variable env unset, read gives want while the
+// command runs; with env set to set, the value it had before; either way
+// the value before once the run ends. run runs the command, calling hook
+// while it runs.
+func checkRunSetting(t *testing.T, env, set string, want int64, read func() int64, run func(hook func())) {
+	t.Helper()
+	before := read()
 	for _, tc := range []struct {
-		gogc string
-		want int
-	}{{"", releasesGCPercent}, {"200", before}} {
-		t.Setenv("GOGC", tc.gogc)
-		var during []int
-		onPut = func(string) { during = append(during, gcPercentNow()) }
-		f.releases(filepath.Join(t.TempDir(), "rel"))
-		onPut = func(string) {}
+		env  string
+		want int64
+	}{{"", want}, {set, before}} {
+		t.Setenv(env, tc.env)
+		var during []int64
+		run(func() { during = append(during, read()) })
 		if len(during) == 0 || during[0] != tc.want {
-			t.Errorf("GOGC=%q: the run collected at %v, want %d", tc.gogc, during, tc.want)
+			t.Errorf("%s=%q: during the run %v, want %d", env, tc.env, during, tc.want)
 		}
-		if after := gcPercentNow(); after != before {
-			t.Errorf("GOGC=%q: after the run the target is %d, want %d as before", tc.gogc, after, before)
+		if after := read(); after != before {
+			t.Errorf("%s=%q: after the run %d, want %d as before", env, tc.env, after, before)
 		}
 	}
 }
 
-// TestReleasesMemoryLimit: a releases run sets the runtime's soft memory
-// limit to releasesMemoryLimit unless GOMEMLIMIT says otherwise, and
-// restores it when it ends.
-func TestReleasesMemoryLimit(t *testing.T) {
+// TestReleasesGC: a releases run collects garbage at releasesGCPercent
+// unless GOGC says otherwise, sets the runtime's soft memory limit to
+// releasesMemoryLimit unless GOMEMLIMIT does, and restores both when it
+// ends.
+func TestReleasesGC(t *testing.T) {
 	f := newReleaseFixture(t, 2)
-	limit := func() int64 { return debug.SetMemoryLimit(-1) }
-	before := limit()
-	for _, tc := range []struct {
-		env  string
-		want int64
-	}{{"", releasesMemoryLimit}, {"1GiB", before}} {
-		t.Setenv("GOMEMLIMIT", tc.env)
-		var during []int64
-		onPut = func(string) { during = append(during, limit()) }
+	run := func(hook func()) {
+		onPut = func(string) { hook() }
+		defer func() { onPut = func(string) {} }()
 		f.releases(filepath.Join(t.TempDir(), "rel"))
-		onPut = func(string) {}
-		if len(during) == 0 || during[0] != tc.want {
-			t.Errorf("GOMEMLIMIT=%q: the run's limit was %v, want %d", tc.env, during, tc.want)
-		}
-		if after := limit(); after != before {
-			t.Errorf("GOMEMLIMIT=%q: after the run the limit is %d, want %d as before", tc.env, after, before)
-		}
 	}
+	checkRunSetting(t, "GOGC", "200", releasesGCPercent, func() int64 { return int64(gcPercentNow()) }, run)
+	checkRunSetting(t, "GOMEMLIMIT", "1GiB", releasesMemoryLimit, func() int64 { return debug.SetMemoryLimit(-1) }, run)
 }
