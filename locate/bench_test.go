@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/keyfindings/keyfindings/internal/gittest"
+	"github.com/keyfindings/keyfindings/internal/par"
 	"github.com/keyfindings/keyfindings/source"
 
 	"github.com/keyfindings/keyfindings/findings"
@@ -244,7 +245,7 @@ func BenchmarkRealRelease(b *testing.B) {
 					files = append(files, f)
 				}
 			}
-			forEach(len(files), workers(), func(i int) {
+			par.ForEach(len(files), par.Workers(), func(i int) {
 				if f := files[i]; isSource(f.Path) {
 					pf, err := parseFile(f)
 					if err != nil {

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/keyfindings/keyfindings/cite"
+	"github.com/keyfindings/keyfindings/internal/par"
 	"github.com/keyfindings/keyfindings/source"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -122,7 +123,7 @@ type CompileOptions struct {
 
 // CompileWith is Compile with options.
 func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error) {
-	n := workers()
+	n := par.Workers()
 	x := &Extractor{pin: findings.DefaultPin(), parses: newParseCache(), results: newResultCache(), anchors: newAnchorCache(), lineage: newLineage(), cpu: make(chan struct{}, n), workers: n}
 	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
@@ -136,10 +137,10 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 	// catalog order.
 	groups := queryGroups(cat, uncached)
 	slices.SortStableFunc(groups, func(a, b []string) int { return groupSize(b) - groupSize(a) })
-	forEach(len(groups), n, func(i int) { compileGroup(groups[i]) })
+	par.ForEach(len(groups), n, func(i int) { compileGroup(groups[i]) })
 	defs := make([]*compiledDef, len(cat.Definitions))
 	errs := make([]error, len(cat.Definitions))
-	forEach(len(defs), n, func(i int) {
+	par.ForEach(len(defs), n, func(i int) {
 		defs[i], errs[i] = compileDef(cat.Definitions[i])
 	})
 	for i, d := range cat.Definitions {
@@ -404,7 +405,7 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 	}
 	recs := make([][]*findings.Record, len(defs))
 	errs := make([]error, len(defs))
-	forEach(len(defs), x.workers, func(i int) {
+	par.ForEach(len(defs), x.workers, func(i int) {
 		recs[i], errs[i] = r.records(defs[i], keys[i], outsides[i] != nil)
 	})
 	for i, cd := range defs {

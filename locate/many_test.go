@@ -3,6 +3,7 @@ package locate
 import (
 	"fmt"
 
+	"github.com/keyfindings/keyfindings/internal/par"
 	"github.com/keyfindings/keyfindings/source"
 )
 
@@ -31,7 +32,7 @@ const maxRunsInFlight = 4
 func (x *Extractor) ExtractMany(jobs []Job) ([]*Result, error) {
 	out := make([]*Result, len(jobs))
 	errs := make([]error, len(jobs))
-	forEach(len(jobs), min(x.workers, maxRunsInFlight), func(i int) {
+	par.ForEach(len(jobs), min(x.workers, maxRunsInFlight), func(i int) {
 		out[i], errs[i] = x.Extract(jobs[i].Snapshot, jobs[i].Meta)
 	})
 	for i, err := range errs {

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -20,6 +18,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/par"
 )
 
 // markdown is the one goldmark configuration of the site: GFM tables and
@@ -276,22 +275,9 @@ func lexExcerpts(records map[string]*findings.Record, sameAs map[string]string) 
 	sort.Strings(ids)
 	lines := make([][][]token, len(ids))
 	errs := make([]error, len(ids))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(ids)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				lines[i], errs[i] = lexExcerpt(records[ids[i]])
-			}
-		}()
-	}
-	for i := range ids {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.ForEach(len(ids), par.Workers(), func(i int) {
+		lines[i], errs[i] = lexExcerpt(records[ids[i]])
+	})
 	out := make(map[string][][]token, len(ids))
 	for i, id := range ids {
 		if errs[i] != nil {

@@ -1,20 +1,23 @@
-package locate
+// Package par runs independent pieces of CPU-bound work on several
+// goroutines, with results written into slots so that the outcome does
+// not depend on scheduling.
+package par
 
 import (
 	"runtime"
 	"sync"
 )
 
-// workers is how many goroutines parse and query at once: one per CPU the
-// Go scheduler may use, since the work is CPU-bound C code.
-func workers() int {
+// Workers is how many goroutines CPU-bound work runs on at once: one per
+// CPU the Go scheduler may use.
+func Workers() int {
 	return max(1, runtime.GOMAXPROCS(0))
 }
 
-// forEach calls fn(0) … fn(n-1) on at most limit goroutines and returns
+// ForEach calls fn(0) … fn(n-1) on at most limit goroutines and returns
 // when all calls have. Callers write results into slots indexed by i, so
 // the outcome does not depend on scheduling.
-func forEach(n, limit int, fn func(i int)) {
+func ForEach(n, limit int, fn func(i int)) {
 	if limit > n {
 		limit = n
 	}
