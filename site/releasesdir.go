@@ -41,8 +41,10 @@ type ReleasesDir struct {
 	routes *route.Config
 	// templates fingerprints the override templates.
 	templates string
-	// manifest is the manifest as read, for Reuse.
-	manifest *ReleasesManifest
+	// manifest is the manifest as read, for Reuse; manifestTime is when
+	// it was last written (its modification time at open).
+	manifest     *ReleasesManifest
+	manifestTime time.Time
 	// rels are the releases in the directory, oldest first by order.
 	rels []*dirRelease
 	// plan are the tags the directory is to hold when the run ends,
@@ -108,6 +110,9 @@ func OpenReleasesDir(dir string, force bool, order func(a, b string) int, opts O
 	if err != nil {
 		return nil, nil, err
 	}
+	if fi, err := os.Stat(filepath.Join(dir, ReleasesManifestFile)); err == nil {
+		d.manifestTime = fi.ModTime()
+	}
 	if note != "" {
 		notes = append(notes, note)
 	}
@@ -146,7 +151,9 @@ func newReleasesDir(dir string, order func(a, b string) int, opts Options) (*Rel
 	if err != nil {
 		return nil, err
 	}
-	return &ReleasesDir{dir: dir, opts: opts, set: set, style: style, order: order, routes: cfg, templates: fp}, nil
+	// A run's first flush waits as later ones do: a run that puts one
+	// release renders the top-level files once, at its end.
+	return &ReleasesDir{dir: dir, opts: opts, set: set, style: style, order: order, routes: cfg, templates: fp, flushed: time.Now()}, nil
 }
 
 // checkEntry checks that a manifest entry can be listed: a tag that names
@@ -215,6 +222,12 @@ func (d *ReleasesDir) Plan(tags []string, only bool) {
 // with key would write it, built from commit: the manifest lists it so,
 // with the pages key it would be rendered with now, and its findings.json
 // is the one the manifest records. Nothing of it needs writing then.
+//
+// Like rsync's quick check, a findings.json of the size the manifest
+// records, last modified before the manifest was written, is taken to be
+// the one written then; any other is read and its SHA-256 compared. A
+// directory of a thousand releases holds hundreds of megabytes of them:
+// hashing them all would be most of what a rerun with nothing new costs.
 func (d *ReleasesDir) Current(key ReleasesKey, tag, commit string) bool {
 	r := d.find(tag)
 	if r == nil || r.entry.Commit != commit || r.entry.ReleasesKey != key {
@@ -224,8 +237,20 @@ func (d *ReleasesDir) Current(key ReleasesKey, tag, commit string) bool {
 	if r.entry.Pages != d.pagesKey(d.plan, tag, recs) {
 		return false
 	}
-	data, err := os.ReadFile(filepath.Join(d.dir, tag, "findings.json"))
-	return err == nil && sha256Hex(data) == r.entry.FindingsSHA256
+	file := filepath.Join(d.dir, tag, "findings.json")
+	if fi, err := os.Stat(file); err == nil && r.entry.FindingsSize > 0 && fi.Size() == r.entry.FindingsSize && fi.ModTime().Before(d.manifestTime) {
+		return true
+	}
+	data, err := os.ReadFile(file)
+	if err != nil || sha256Hex(data) != r.entry.FindingsSHA256 {
+		return false
+	}
+	if r.entry.FindingsSize == 0 {
+		// A manifest written before keyfindings kept the size gets it,
+		// so that the next run's quick check can trust the file.
+		r.entry.FindingsSize, d.dirty = int64(len(data)), true
+	}
+	return true
 }
 
 // find returns the release tag of the directory, or nil.
@@ -391,7 +416,7 @@ func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease
 	}
 	files, doc := rs.files, rs.doc
 	entry := ManifestRelease{
-		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: totalsOf(rs.routes),
+		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), FindingsSize: int64(len(files["findings.json"])), Routes: totalsOf(rs.routes),
 		Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt),
 		Pages: key, Records: recs,
 	}
@@ -503,7 +528,7 @@ func (d *ReleasesDir) refresh(r *dirRelease, tags []string) error {
 	if err := d.update(tag, files); err != nil {
 		return err
 	}
-	r.entry.Pages, r.entry.Routes, r.entry.Records = entry.Pages, entry.Routes, entry.Records
+	r.entry.Pages, r.entry.Routes, r.entry.Records, r.entry.FindingsSize = entry.Pages, entry.Routes, entry.Records, entry.FindingsSize
 	d.dirty = true
 	return nil
 }

@@ -436,6 +436,25 @@ func TestReleasesIncremental(t *testing.T) {
 	if !equalTrees(t, readTree(t, out), readTree(t, scratch)) {
 		t.Error("the tampered release was not restored")
 	}
+	// So is one whose time says it is older than the manifest but whose
+	// size is not the one written (the quick check trusts size and time
+	// together, as rsync's does).
+	data, _ = os.ReadFile(tampered)
+	if err := os.WriteFile(tampered, bytes.Replace(data, []byte(`"located"`), []byte(`"missing" `), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(tampered, past, past); err != nil {
+		t.Fatal(err)
+	}
+	extracted = nil
+	f.releases(out)
+	if want := []string{"v0.10.0"}; !slices.Equal(extracted, want) {
+		t.Errorf("after tampering with an older time, extracted %v, want %v", extracted, want)
+	}
+	if !equalTrees(t, readTree(t, out), readTree(t, scratch)) {
+		t.Error("the release tampered with an older time was not restored")
+	}
 
 	// A tag moved to another commit is extracted again.
 	head, err := f.repo.Head()
