@@ -140,19 +140,23 @@ func (d *Diff) Counts() map[string]int {
 // located there; an id only in the old one is removed.
 func Compare(old, new *findings.Document) *Diff {
 	d := &Diff{Old: old, New: new}
-	oldBy := map[string]*findings.Record{}
+	oldBy := make(map[string]*findings.Record, len(old.Findings))
 	for _, r := range old.Findings {
 		if _, dup := oldBy[r.ID]; !dup {
 			oldBy[r.ID] = r
 		}
 	}
-	newBy := map[string]*findings.Record{}
+	newBy := make(map[string]*findings.Record, len(new.Findings))
 	for _, r := range new.Findings {
 		if _, dup := newBy[r.ID]; !dup {
 			newBy[r.ID] = r
 		}
 	}
-	for _, id := range mergeOrder(old.Findings, new.Findings) {
+	order := mergeOrder(old.Findings, new.Findings)
+	if len(order) > 0 {
+		d.Findings = make([]*FindingDiff, 0, len(order))
+	}
+	for _, id := range order {
 		fd := compareRecords(id, oldBy[id], newBy[id])
 		fd.Tokens = tokenChange(fd)
 		d.Findings = append(d.Findings, fd)
@@ -163,8 +167,8 @@ func Compare(old, new *findings.Document) *Diff {
 // mergeOrder returns the union of ids: those of b in order, each id only in
 // a inserted after the nearest preceding id of a already placed.
 func mergeOrder(a, b []*findings.Record) []string {
-	var order []string
-	pos := map[string]int{}
+	order := make([]string, 0, len(b))
+	pos := make(map[string]int, len(b))
 	for _, r := range b {
 		if _, ok := pos[r.ID]; ok {
 			continue
@@ -172,7 +176,7 @@ func mergeOrder(a, b []*findings.Record) []string {
 		pos[r.ID] = len(order)
 		order = append(order, r.ID)
 	}
-	inB := map[string]bool{}
+	inB := make(map[string]bool, len(pos))
 	for id := range pos {
 		inB[id] = true
 	}
@@ -280,6 +284,11 @@ func compareRecords(id string, o, n *findings.Record) *FindingDiff {
 
 // FactChanges lists the facts whose values differ, by name.
 func FactChanges(a, b findings.Facts) []FactChange {
+	if len(a) > 0 && reflect.DeepEqual(a, b) {
+		// Equal facts normalise alike: nothing to copy (most records
+		// of two neighbouring releases have the same facts).
+		return nil
+	}
 	na, nb := findings.Normalize(a), findings.Normalize(b)
 	var out []FactChange
 	for _, name := range findings.FactNames(na, nb) {

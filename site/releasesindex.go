@@ -11,6 +11,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/par"
 	"github.com/keyfindings/keyfindings/mdtext"
 )
 
@@ -181,7 +182,12 @@ func (d *ReleasesDir) renderTop(rels []*dirRelease) (Files, error) {
 		groups[k] = append([]releaseRow{rows[i]}, groups[k]...)
 	}
 	repo := webBase(rels[n-1].entry.Repo)
-	for k, m := range minors {
+	// The minor versions' pages and the timelines are rendered on several
+	// goroutines, each into its slot.
+	minorPages := make([][]byte, len(minors))
+	errs := make([]error, len(minors))
+	par.ForEach(len(minors), par.Workers(), func(k int) {
+		m := minors[k]
 		v := &minorView{Repo: repo, Minor: m, Releases: groups[k]}
 		if k > 0 {
 			v.Previous = minors[k-1]
@@ -189,11 +195,13 @@ func (d *ReleasesDir) renderTop(rels []*dirRelease) (Files, error) {
 		if k+1 < len(minors) {
 			v.Next = minors[k+1]
 		}
-		page, err := d.topPage(minorTemplate, v, "Releases "+m.Minor+" · "+findings.DefaultPin().Name, minorFile(m.Minor), "", nil, m.Minor)
-		if err != nil {
-			return nil, err
+		minorPages[k], errs[k] = d.topPage(minorTemplate, v, "Releases "+m.Minor+" · "+findings.DefaultPin().Name, minorFile(m.Minor), "", nil, m.Minor)
+	})
+	for k, m := range minors {
+		if errs[k] != nil {
+			return nil, errs[k]
 		}
-		files[minorFile(m.Minor)] = page
+		files[minorFile(m.Minor)] = minorPages[k]
 	}
 
 	lists := make([][]string, n)
@@ -210,19 +218,27 @@ func (d *ReleasesDir) renderTop(rels []*dirRelease) (Files, error) {
 		if !timelineIDPattern.MatchString(id) {
 			return nil, fmt.Errorf("finding id %q cannot name a timeline page", id)
 		}
+	}
+	v.Overview = make([]overviewRow, len(ids))
+	timelines := make([][]byte, len(ids))
+	errs = make([]error, len(ids))
+	par.ForEach(len(ids), par.Workers(), func(k int) {
+		id := ids[k]
 		segs := timeline(id, rels, diffs)
 		tv := d.timelineView(id, rels, segs)
-		page, err := d.topPage(timelineTemplate, tv, "Timeline of "+id+" · "+findings.DefaultPin().Name, id+".html", "../", nil, "")
-		if err != nil {
-			return nil, err
-		}
-		files[timelineFile(id)] = page
+		timelines[k], errs[k] = d.topPage(timelineTemplate, tv, "Timeline of "+id+" · "+findings.DefaultPin().Name, id+".html", "../", nil, "")
 		o := overviewRow{ID: id, Title: tv.Title, Href: timelineFile(id), Now: tv.Segments[0].State, Changes: len(segs) - 1}
 		if last := segs[len(segs)-1]; last.Mark != "" {
 			o.Last = rels[last.From].entry.Tag
 			o.LastHref = strings.TrimPrefix(tv.Segments[0].ChangesHref, "../")
 		}
-		v.Overview = append(v.Overview, o)
+		v.Overview[k] = o
+	})
+	for k, id := range ids {
+		if errs[k] != nil {
+			return nil, errs[k]
+		}
+		files[timelineFile(id)] = timelines[k]
 	}
 	var figures map[string]htmltemplate.HTML
 	tags := make([]string, n)

@@ -3,6 +3,7 @@ package site
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -177,17 +178,60 @@ type summaryChange struct {
 
 // summaryDiffs compares each release's summaries with the release
 // before (nil for the oldest), as diff.Compare compares records.
+//
+// Most records of two neighbouring releases have the same summary, and
+// with a thousand releases comparing whole documents was most of what
+// rendering the top-level pages cost. So when two releases list the
+// same ids in the same order, each once, the records are compared one
+// by one: a record whose summary is the same on both sides has the
+// status it has when compared with itself (remembered by summary), and
+// only the others are compared. diff.Compare matches records by id and
+// judges each pair on its own, so the outcome is the same.
 func summaryDiffs(rels []*dirRelease) []*summaryDiff {
 	diffs := make([]*summaryDiff, len(rels))
-	var prev *findings.Document
-	for i, r := range rels {
-		doc := stubDocument(r.entry.Tag, r.entry.Records)
-		if i > 0 {
-			diffs[i] = newSummaryDiff(diff.Compare(prev, doc))
+	self := map[RecordSummary]*summaryDiff{}
+	for i := 1; i < len(rels); i++ {
+		a, b := rels[i-1].entry, rels[i].entry
+		if !sameIDs(a.Records, b.Records) {
+			diffs[i] = newSummaryDiff(diff.Compare(stubDocument(a.Tag, a.Records), stubDocument(b.Tag, b.Records)))
+			continue
 		}
-		prev = doc
+		d := &summaryDiff{counts: map[string]int{}, byID: map[string]summaryChange{}}
+		for k := range b.Records {
+			o, n := a.Records[k], b.Records[k]
+			o.SameAs, n.SameAs = "", ""
+			one, ok := self[n]
+			if o != n || !ok {
+				one = newSummaryDiff(diff.Compare(stubDocument(a.Tag, []RecordSummary{o}), stubDocument(b.Tag, []RecordSummary{n})))
+				if o == n {
+					self[n] = one
+				}
+			}
+			for status, c := range one.counts {
+				d.counts[status] += c
+			}
+			d.differs += one.differs
+			maps.Copy(d.byID, one.byID)
+		}
+		diffs[i] = d
 	}
 	return diffs
+}
+
+// sameIDs reports whether a and b list the same ids in the same order,
+// each once.
+func sameIDs(a, b []RecordSummary) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := make(map[string]bool, len(a))
+	for k := range a {
+		if a[k].ID != b[k].ID || seen[a[k].ID] {
+			return false
+		}
+		seen[a[k].ID] = true
+	}
+	return true
 }
 
 // newSummaryDiff keeps what the pages use of dd.
