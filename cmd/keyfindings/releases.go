@@ -112,6 +112,18 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// The output directory's manifest (megabytes of JSON with a thousand
+	// releases) is read while the catalog loads; opening writes nothing.
+	type opened struct {
+		dir   *site.ReleasesDir
+		notes []string
+		err   error
+	}
+	openDir := make(chan opened, 1)
+	go func() {
+		dir, notes, err := site.OpenReleasesDir(*out, *force, releases.CompareReleaseTags, opts)
+		openDir <- opened{dir, notes, err}
+	}()
 	cat, x, err := src.catalog()
 	if err != nil {
 		return err
@@ -124,9 +136,10 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dir, notes, err := site.OpenReleasesDir(*out, *force, releases.CompareReleaseTags, opts)
-	if err != nil {
-		return err
+	od := <-openDir
+	dir, notes := od.dir, od.notes
+	if od.err != nil {
+		return od.err
 	}
 	for _, note := range notes {
 		if !src.quiet {
