@@ -100,7 +100,10 @@ func (g *gitRepo) Close() error {
 		g.hist.close()
 		g.hist = nil
 	}
-	if st, ok := g.repo.Storer.(*filesystem.Storage); ok {
+	switch st := g.repo.Storer.(type) {
+	case *packStorage:
+		st.Close()
+	case *filesystem.Storage:
 		st.Close()
 	}
 	return nil

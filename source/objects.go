@@ -14,8 +14,9 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -32,7 +33,8 @@ import (
 // An Objects is not safe for concurrent use. The bytes it returns are
 // shared with its cache: callers must not modify them.
 type Objects struct {
-	repo  *git.Repository
+	// store reads what the pack files do not hold.
+	store storer.EncodedObjectStorer
 	packs []*pack
 	cache objectCache
 	rd    packReader
@@ -41,7 +43,7 @@ type Objects struct {
 
 // pack is one pack file and its index.
 type pack struct {
-	idx  *idxfile.MemoryIndex
+	idx  *packIndex
 	file billy.File
 	size int64
 }
@@ -49,11 +51,22 @@ type pack struct {
 // NewObjects returns a reader of repo's objects. A pack it cannot open is
 // left to go-git. Close releases the pack files.
 func NewObjects(repo *git.Repository) *Objects {
-	o := &Objects{repo: repo, cache: objectCache{max: objectCacheBytes, at: map[objectPlace]*list.Element{}}}
-	st, ok := repo.Storer.(*filesystem.Storage)
-	if !ok {
-		return o
+	switch st := repo.Storer.(type) {
+	case *packStorage:
+		return newObjects(st.Storage)
+	case *filesystem.Storage:
+		return newObjects(st)
 	}
+	return &Objects{store: repo.Storer, cache: newObjectCache()}
+}
+
+func newObjectCache() objectCache {
+	return objectCache{max: objectCacheBytes, at: map[objectPlace]*list.Element{}}
+}
+
+// newObjects returns a reader of the objects of st.
+func newObjects(st *filesystem.Storage) *Objects {
+	o := &Objects{store: st, cache: newObjectCache()}
 	hashes, err := st.ObjectPacks()
 	if err != nil {
 		return o
@@ -69,13 +82,8 @@ func NewObjects(repo *git.Repository) *Objects {
 // openPack opens pack h of the repository whose git directory is fs.
 func openPack(fs billy.Filesystem, h plumbing.Hash) (*pack, error) {
 	name := path.Join("objects", "pack", "pack-"+h.String())
-	ixf, err := fs.Open(name + ".idx")
+	idx, err := readPackIndex(fs, name+".idx")
 	if err != nil {
-		return nil, err
-	}
-	defer ixf.Close()
-	idx := idxfile.NewMemoryIndex()
-	if err := idxfile.NewDecoder(ixf).Decode(idx); err != nil {
 		return nil, err
 	}
 	f, err := fs.Open(name + ".pack")
@@ -122,11 +130,11 @@ func (o *Objects) Read(h plumbing.Hash, want plumbing.ObjectType) ([]byte, error
 // read returns object h of any type.
 func (o *Objects) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	for _, p := range o.packs {
-		if off, err := p.idx.FindOffset(h); err == nil {
+		if off, ok := p.idx.find(h); ok {
 			return o.at(p, off, 0)
 		}
 	}
-	obj, err := o.repo.Storer.EncodedObject(plumbing.AnyObject, h)
+	obj, err := o.store.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -183,7 +191,7 @@ func (o *Objects) at(p *pack, off int64, depth int) (plumbing.ObjectType, []byte
 		var base []byte
 		if typ == plumbing.OFSDeltaObject {
 			typ, base, err = o.at(p, baseOff, depth+1)
-		} else if boff, ferr := p.idx.FindOffset(baseID); ferr == nil {
+		} else if boff, ok := p.idx.find(baseID); ok {
 			typ, base, err = o.at(p, boff, depth+1)
 		} else {
 			typ, base, err = o.read(baseID)
@@ -397,7 +405,7 @@ func (o *Objects) ReadCommitHeader(h plumbing.Hash) (CommitHeader, error) {
 	ch, ok := parseCommitHeader(data)
 	if !ok {
 		// Not in the form git writes: let go-git decode it.
-		c, err := o.repo.CommitObject(h)
+		c, err := object.GetCommit(o.store, h)
 		if err != nil {
 			return CommitHeader{}, err
 		}

@@ -342,5 +342,5 @@ func withSmallCache(r *git.Repository) (*git.Repository, error) {
 	// and closes the pack for every object, which dominates a walk over
 	// thousands of commits (keyfindings log). Close releases them.
 	opts := filesystem.Options{AlternatesFS: osfs.New("/"), MaxOpenDescriptors: maxOpenPacks}
-	return git.Open(filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize), opts), nil)
+	return git.Open(newPackStorage(filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize), opts)), nil)
 }
