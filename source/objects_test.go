@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/internal/gittest"
 )
 
@@ -234,5 +235,28 @@ func TestObjectsRealHistory(t *testing.T) {
 	})
 	if err != nil && err != io.EOF {
 		t.Fatal(err)
+	}
+}
+
+// A packed blob larger than Objects inflates is read as go-git reads it,
+// so a snapshot refuses it with TooLargeError (a record problem), not a
+// failed read.
+func TestPackedBlobOverObjectsLimit(t *testing.T) {
+	r := gittest.New(t)
+	r.Write("big.bin", make([]byte, maxObjectSize+10))
+	r.Write("small.txt", []byte("hi\n"))
+	r.Commit("big")
+	if err := r.Repo.RepackObjects(&git.RepackConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	_, at, err := openAt(t, Options{Repo: r.Dir, Pin: findings.Pin{Repo: "https://github.com/anomalyco/opencode"}}, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := at.Snapshot.ReadFile("big.bin"); !errors.As(err, new(*TooLargeError)) {
+		t.Fatalf("ReadFile big.bin: %v (%T), want *TooLargeError", err, err)
+	}
+	if f, err := at.Snapshot.ReadFile("small.txt"); err != nil || string(f.Data) != "hi\n" {
+		t.Fatalf("ReadFile small.txt: %v, %v", f, err)
 	}
 }

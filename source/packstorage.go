@@ -33,8 +33,14 @@ func (s *packStorage) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 	s.mu.Lock()
 	typ, data, err := s.objs.read(h)
 	s.mu.Unlock()
-	if err != nil {
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return nil, err
+	}
+	if err != nil {
+		// What Objects does not read (an object over the size it
+		// inflates, a damaged pack) go-git reads or refuses as it
+		// would without it, so callers get the errors they check for.
+		return s.Storage.EncodedObject(t, h)
 	}
 	if t != plumbing.AnyObject && typ != t {
 		return nil, plumbing.ErrObjectNotFound
