@@ -62,10 +62,6 @@ type ManifestRelease struct {
 	ReleasesKey
 	// FindingsSHA256 is the SHA-256 of <tag>/findings.json as written.
 	FindingsSHA256 string `json:"findings_sha256"`
-	// FindingsSize is the size of <tag>/findings.json as written, for
-	// the quick check (see ReleasesDir.Current); 0 in manifests written
-	// before keyfindings kept it.
-	FindingsSize int64 `json:"findings_size,omitempty"`
 	// Routes are the representative models' route totals at the
 	// release, for the index's plot. Manifests written before keyfindings
 	// kept them lack it; they are computed from findings.json then.

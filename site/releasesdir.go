@@ -41,10 +41,11 @@ type ReleasesDir struct {
 	routes *route.Config
 	// templates fingerprints the override templates.
 	templates string
-	// manifest is the manifest as read, for Reuse; manifestTime is when
-	// it was last written (its modification time at open).
-	manifest     *ReleasesManifest
-	manifestTime time.Time
+	// manifest is the manifest as read, for Reuse.
+	manifest *ReleasesManifest
+	// stamps say which findings.json need not be read to be trusted
+	// (nil: every one is read).
+	stamps *Stamps
 	// rels are the releases in the directory, oldest first by order.
 	rels []*dirRelease
 	// plan are the tags the directory is to hold when the run ends,
@@ -109,9 +110,6 @@ func OpenReleasesDir(dir string, force bool, order func(a, b string) int, opts O
 	m, note, err := ReadReleasesManifest(dir)
 	if err != nil {
 		return nil, nil, err
-	}
-	if fi, err := os.Stat(filepath.Join(dir, ReleasesManifestFile)); err == nil {
-		d.manifestTime = fi.ModTime()
 	}
 	if note != "" {
 		notes = append(notes, note)
@@ -222,12 +220,7 @@ func (d *ReleasesDir) Plan(tags []string, only bool) {
 // with key would write it, built from commit: the manifest lists it so,
 // with the pages key it would be rendered with now, and its findings.json
 // is the one the manifest records. Nothing of it needs writing then.
-//
-// Like rsync's quick check, a findings.json of the size the manifest
-// records, last modified before the manifest was written, is taken to be
-// the one written then; any other is read and its SHA-256 compared. A
-// directory of a thousand releases holds hundreds of megabytes of them:
-// hashing them all would be most of what a rerun with nothing new costs.
+// A findings.json whose stamp (see Stamps) still holds is not read.
 func (d *ReleasesDir) Current(key ReleasesKey, tag, commit string) bool {
 	r := d.find(tag)
 	if r == nil || r.entry.Commit != commit || r.entry.ReleasesKey != key {
@@ -237,21 +230,28 @@ func (d *ReleasesDir) Current(key ReleasesKey, tag, commit string) bool {
 	if r.entry.Pages != d.pagesKey(d.plan, tag, recs) {
 		return false
 	}
-	file := filepath.Join(d.dir, tag, "findings.json")
-	if fi, err := os.Stat(file); err == nil && r.entry.FindingsSize > 0 && fi.Size() == r.entry.FindingsSize && fi.ModTime().Before(d.manifestTime) {
+	file := d.findingsFile(tag)
+	if d.stamps.holds(tag, file, r.entry.FindingsSHA256) {
 		return true
 	}
 	data, err := os.ReadFile(file)
 	if err != nil || sha256Hex(data) != r.entry.FindingsSHA256 {
+		d.stamps.forget(tag)
 		return false
 	}
-	if r.entry.FindingsSize == 0 {
-		// A manifest written before keyfindings kept the size gets it,
-		// so that the next run's quick check can trust the file.
-		r.entry.FindingsSize, d.dirty = int64(len(data)), true
-	}
+	d.stamps.record(tag, file, r.entry.FindingsSHA256)
 	return true
 }
+
+// findingsFile is the findings.json of the release tag.
+func (d *ReleasesDir) findingsFile(tag string) string {
+	return filepath.Join(d.dir, tag, "findings.json")
+}
+
+// KeepStamps makes the directory trust a findings.json by its stamp in s
+// (see Stamps), and keep s up to date as it writes and reads them; Finish
+// saves s.
+func (d *ReleasesDir) KeepStamps(s *Stamps) { d.stamps = s }
 
 // find returns the release tag of the directory, or nil.
 func (d *ReleasesDir) find(tag string) *dirRelease {
@@ -378,6 +378,7 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 		if err := replaceDir(d.dir, all, true); err != nil {
 			return err
 		}
+		d.stamps.record(rel.Tag, d.findingsFile(rel.Tag), entry.FindingsSHA256)
 		d.fresh, d.rels, d.dirty, d.flushed = false, rels, false, time.Now()
 		return nil
 	}
@@ -389,6 +390,7 @@ func (d *ReleasesDir) Put(rel Release, commit string, key ReleasesKey) error {
 	if err != nil {
 		return err
 	}
+	d.stamps.record(rel.Tag, d.findingsFile(rel.Tag), entry.FindingsSHA256)
 	d.rels, d.dirty = rels, true
 	if time.Since(d.flushed) >= flushInterval(d.flushCost) {
 		return d.Flush()
@@ -416,7 +418,7 @@ func (d *ReleasesDir) render(rel Release, tags []string) (Files, ManifestRelease
 	}
 	files, doc := rs.files, rs.doc
 	entry := ManifestRelease{
-		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), FindingsSize: int64(len(files["findings.json"])), Routes: totalsOf(rs.routes),
+		Tag: rel.Tag, FindingsSHA256: sha256Hex(files["findings.json"]), Routes: totalsOf(rs.routes),
 		Version: deref(doc.Source.Version), CommittedAt: deref(doc.Source.CommittedAt),
 		Pages: key, Records: recs,
 	}
@@ -501,17 +503,22 @@ func (d *ReleasesDir) Finish() error {
 			return err
 		}
 	}
-	if !d.dirty {
-		return nil
+	if d.dirty {
+		if err := d.Flush(); err != nil {
+			return err
+		}
 	}
-	return d.Flush()
+	// The stamps only spare the next run reading files: failing to keep
+	// them is not an error of this run.
+	_ = d.stamps.Save()
+	return nil
 }
 
 // refresh renders the pages of the release r again, from its
 // findings.json, for the directory holding tags.
 func (d *ReleasesDir) refresh(r *dirRelease, tags []string) error {
 	tag := r.entry.Tag
-	doc, _, err := d.readDoc(tag)
+	doc, sum, err := d.readDoc(tag)
 	if err != nil {
 		return fmt.Errorf("release %s: %w", tag, err)
 	}
@@ -528,7 +535,15 @@ func (d *ReleasesDir) refresh(r *dirRelease, tags []string) error {
 	if err := d.update(tag, files); err != nil {
 		return err
 	}
-	r.entry.Pages, r.entry.Routes, r.entry.Records, r.entry.FindingsSize = entry.Pages, entry.Routes, entry.Records, entry.FindingsSize
+	// A findings.json changed since it was written keeps its pages
+	// rendered from it, but no stamp: the next run reads it, finds the
+	// change and builds the release again.
+	if sum == r.entry.FindingsSHA256 {
+		d.stamps.record(tag, d.findingsFile(tag), sum)
+	} else {
+		d.stamps.forget(tag)
+	}
+	r.entry.Pages, r.entry.Routes, r.entry.Records = entry.Pages, entry.Routes, entry.Records
 	d.dirty = true
 	return nil
 }
@@ -567,6 +582,7 @@ func (d *ReleasesDir) Flush() error {
 	d.pages = topPages(top)
 	d.dirty, d.flushed = false, time.Now()
 	d.flushCost = d.flushed.Sub(began)
+	_ = d.stamps.Save() // see Finish
 	return nil
 }
 
@@ -611,6 +627,7 @@ func (d *ReleasesDir) Remove(tag string) error {
 	if err := d.Flush(); err != nil {
 		return err
 	}
+	d.stamps.forget(tag)
 	if err := os.RemoveAll(filepath.Join(d.dir, tag)); err != nil {
 		return fmt.Errorf("remove release %s: %w", tag, err)
 	}

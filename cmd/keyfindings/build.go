@@ -88,6 +88,11 @@ func (s *sourceFlags) definitions() (*findings.Catalog, error) {
 // extractCache is where located records are kept between runs: extract/
 // in the cache directory, "" (memory only) when there is none.
 func (s *sourceFlags) extractCache() string {
+	return s.cacheFile("extract")
+}
+
+// cacheFile is name in the cache directory, "" when there is none.
+func (s *sourceFlags) cacheFile(name string) string {
 	dir := s.cache
 	if dir == "" {
 		var err error
@@ -95,7 +100,7 @@ func (s *sourceFlags) extractCache() string {
 			return ""
 		}
 	}
-	return filepath.Join(dir, "extract")
+	return filepath.Join(dir, name)
 }
 
 // open opens the source the flags name.

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -141,6 +144,7 @@ func runReleases(args []string, stdout, stderr io.Writer) error {
 	if od.err != nil {
 		return od.err
 	}
+	dir.KeepStamps(site.LoadStamps(src.stampsFile(*out)))
 	for _, note := range notes {
 		if !src.quiet {
 			fmt.Fprintf(stderr, "keyfindings: %s\n", note)
@@ -433,4 +437,19 @@ func outside(tags []string, chosen []releases.ReleaseTag) []string {
 		}
 	}
 	return rest
+}
+
+// stampsFile is where the stamps of the releases directory out are kept
+// (see site.Stamps): in the cache directory, named by out's absolute
+// path; "" (memory only) without a cache directory.
+func (s *sourceFlags) stampsFile(out string) string {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	if f := s.cacheFile("releases"); f != "" {
+		return filepath.Join(f, hex.EncodeToString(sum[:16])+".json")
+	}
+	return ""
 }

@@ -957,3 +957,56 @@ func TestReleasesGC(t *testing.T) {
 	checkRunSetting(t, "GOGC", "200", releasesGCPercent, func() int64 { return int64(gcPercentNow()) }, run)
 	checkRunSetting(t, "GOMEMLIMIT", "1GiB", releasesMemoryLimit, func() int64 { return debug.SetMemoryLimit(-1) }, run)
 }
+
+// A findings.json changed after it was written is found by the next full
+// run and its release built again, even when a run in between rendered
+// that release's pages anew (it gained a neighbour) and rewrote the
+// manifest, and whether the change kept the file's size, or its size and
+// (set back) its time. The stamps that spare a run reading each file
+// are kept per file, outside the output.
+func TestReleasesTamperedThenRefreshed(t *testing.T) {
+	for _, tag := range []string{"v1.0.0", "v0.9.0"} {
+		for _, c := range []struct {
+			name, with string
+			older      bool
+		}{
+			{"same size", `"missing"`, false},
+			{"other size", `"missing" `, false},
+			{"same size, older time", `"missing"`, true},
+		} {
+			t.Run(tag+" "+c.name, func(t *testing.T) {
+				f := newReleaseFixture(t, 4)
+				var extracted []string
+				onExtract = func(tag string) { extracted = append(extracted, tag) }
+				defer func() { onExtract = func(string) {} }()
+				out := filepath.Join(t.TempDir(), "rel")
+				f.releases(out)
+				tampered := filepath.Join(out, tag, "findings.json")
+				data, _ := os.ReadFile(tampered)
+				if !bytes.Contains(data, []byte(`"located"`)) {
+					t.Fatal("the fixture's release has no located record")
+				}
+				if err := os.WriteFile(tampered, bytes.Replace(data, []byte(`"located"`), []byte(c.with), 1), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if past := time.Now().Add(-time.Hour); c.older {
+					if err := os.Chtimes(tampered, past, past); err != nil {
+						t.Fatal(err)
+					}
+				}
+				f.commit() // v1.1.0: v1.0.0's pages link to it
+				f.releases(out, "--from", "v1.1.0")
+				extracted = nil
+				f.releases(out)
+				if !slices.Contains(extracted, tag) {
+					t.Errorf("the full run extracted %v, not the tampered %s", extracted, tag)
+				}
+				scratch := filepath.Join(t.TempDir(), "scratch")
+				f.releases(scratch)
+				if !equalTrees(t, readTree(t, out), readTree(t, scratch)) {
+					t.Errorf("after the full run the directory differs from a build from scratch")
+				}
+			})
+		}
+	}
+}
