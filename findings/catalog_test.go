@@ -329,6 +329,18 @@ var catalogFacts = map[string]map[string]string{
 		"tool":   `"multichange"`,
 		"fields": `[{"name":"file","schema":"z.string().describe(\"Which file\")"},{"name":"count","schema":"z.number().describe(\"How many\").optional()"}]`,
 	},
+	"tool-parameters-mend": {
+		"tool":   `"mend"`,
+		"fields": `[{"name":"diff","schema":"z.string().describe(\"The changes, as a diff\")"},{"name":"dryRun","schema":"z.boolean().describe(\"Only report what would change\").optional()"}]`,
+	},
+	"tool-parameters-survey": {
+		"tool":   `"survey"`,
+		"fields": `[{"name":"root","schema":"z.string().describe(\"Where to start\")"},{"name":"depth","schema":"z\n    .number()\n    .describe(\u0060How deep to go (at most ${LIMIT})\u0060)\n    .optional()"}]`,
+	},
+	"tool-parameters-copy": {
+		"tool":   `"copy"`,
+		"fields": `[{"name":"source","schema":"z.string().describe(\"Where to copy from\")"},{"name":"shallow","schema":"z.boolean().optional().describe(\"Skip the history\")"}]`,
+	},
 	"tool-parameters-execute": {"fields": `[{"name":"script","schema":"Schema.String.annotate({ description: \"Script to run\" })"},{"name":"budget","schema":"Schema.optional(Schema.Number).annotate({ description: \"Seconds allowed\" })"}]`},
 	"tool-schema-conversion":  {"enum_values": `"value.map((v) => String(v))"`},
 	"mcp-resource-tools": {
