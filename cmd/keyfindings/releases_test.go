@@ -397,6 +397,18 @@ func TestReleasesIncremental(t *testing.T) {
 	}
 	first := readTree(t, out)
 
+	// The stamps that let the next run trust each findings.json without
+	// reading it are kept in the cache directory, not in the output.
+	stamps, err := filepath.Glob(filepath.Join(os.Getenv("KEYFINDINGS_CACHE"), "releases", "*.json"))
+	if err != nil || len(stamps) == 0 {
+		t.Errorf("no stamps in the cache directory after a run (%v)", err)
+	}
+	for name := range first {
+		if strings.Contains(name, "stamp") {
+			t.Errorf("the output holds %s", name)
+		}
+	}
+
 	// The same run again extracts nothing and writes the same bytes.
 	extracted = nil
 	f.releases(out)
