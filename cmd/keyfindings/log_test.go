@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -84,12 +85,15 @@ func TestLogCommandErrors(t *testing.T) {
 }
 
 // TestLogGCPercent: a log collects garbage at logGCPercent unless GOGC
-// says otherwise, and restores the collector's target when it ends.
+// says otherwise, under a soft memory limit of logMemoryLimit unless
+// GOMEMLIMIT says otherwise, and restores both when it ends.
 func TestLogGCPercent(t *testing.T) {
 	f := newFixture(t)
-	checkRunSetting(t, "GOGC", "200", logGCPercent, func() int64 { return int64(gcPercentNow()) }, func(hook func()) {
+	run := func(hook func()) {
 		onLogWalk = hook
 		defer func() { onLogWalk = func() {} }()
 		logEntries(t, f, "output-limit")
-	})
+	}
+	checkRunSetting(t, "GOGC", "200", logGCPercent, func() int64 { return int64(gcPercentNow()) }, run)
+	checkRunSetting(t, "GOMEMLIMIT", "1GiB", logMemoryLimit, func() int64 { return debug.SetMemoryLimit(-1) }, run)
 }

@@ -52,14 +52,14 @@ const releasesGCPercent = 50
 // keeps the peak of all 982 tags near 300 MB for less.
 const releasesMemoryLimit = 192 << 20
 
-// releasesGC sets the collector's target for a releases run, unless GOGC
-// is set, and its memory limit, unless GOMEMLIMIT is set, and returns
-// what restores them.
-func releasesGC() (restore func()) {
-	restorePercent := gcPercent(releasesGCPercent)
+// commandGC sets the collector's target for one command's run to
+// percent, unless GOGC is set, and its soft memory limit to limit, unless
+// GOMEMLIMIT is set, and returns what restores them.
+func commandGC(percent int, limit int64) (restore func()) {
+	restorePercent := gcPercent(percent)
 	prevLimit := int64(-1)
 	if os.Getenv("GOMEMLIMIT") == "" {
-		prevLimit = debug.SetMemoryLimit(releasesMemoryLimit)
+		prevLimit = debug.SetMemoryLimit(limit)
 	}
 	return func() {
 		restorePercent()
@@ -80,7 +80,7 @@ func gcPercent(percent int) (restore func()) {
 }
 
 func runReleases(args []string, stdout, stderr io.Writer) error {
-	defer releasesGC()()
+	defer commandGC(releasesGCPercent, releasesMemoryLimit)()
 	fs := newFlags("releases", stderr)
 	fs.Usage = commandUsage(fs, "keyfindings releases [flags] --out DIR",
 		"Builds the key findings of every release tag in range, in semver order, into DIR/<tag>/ (as build writes them), "+
