@@ -387,8 +387,7 @@ func releasesGolden(t *testing.T, name string, got []byte) {
 func TestReleasesIncremental(t *testing.T) {
 	f := newReleaseFixture(t, 4)
 	var extracted []string
-	onExtract = func(tag string) { extracted = append(extracted, tag) }
-	defer func() { onExtract = func(string) {} }()
+	recordExtracted(t, &extracted)
 
 	out := filepath.Join(t.TempDir(), "rel")
 	f.releases(out)
@@ -691,8 +690,7 @@ func TestReleasesInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var extracted []string
-	onExtract = func(tag string) { extracted = append(extracted, tag) }
-	defer func() { onExtract = func(string) {} }()
+	recordExtracted(t, &extracted)
 	f.releases(out, "--from", "v0.10.0")
 	if want := []string{"v1.0.0", "v1.1.0"}; !slices.Equal(extracted, want) {
 		t.Errorf("the rerun extracted %v, want %v", extracted, want)
@@ -989,8 +987,7 @@ func TestReleasesTamperedThenRefreshed(t *testing.T) {
 			t.Run(tag+" "+c.name, func(t *testing.T) {
 				f := newReleaseFixture(t, 4)
 				var extracted []string
-				onExtract = func(tag string) { extracted = append(extracted, tag) }
-				defer func() { onExtract = func(string) {} }()
+				recordExtracted(t, &extracted)
 				out := filepath.Join(t.TempDir(), "rel")
 				f.releases(out)
 				tampered := filepath.Join(out, tag, "findings.json")
@@ -1021,4 +1018,11 @@ func TestReleasesTamperedThenRefreshed(t *testing.T) {
 			})
 		}
 	}
+}
+
+// recordExtracted appends to into the tags a releases run extracts,
+// until the test ends.
+func recordExtracted(t *testing.T, into *[]string) {
+	onExtract = func(tag string) { *into = append(*into, tag) }
+	t.Cleanup(func() { onExtract = func(string) {} })
 }
