@@ -63,8 +63,8 @@ type Definition struct {
 	Since string `yaml:"since,omitempty"`
 	Until string `yaml:"until,omitempty"`
 	// Reviewed maps record ids (shape/id for a definition with shapes,
-	// see ReviewKey) to the facts the prose was written against.
-	Reviewed map[string]Facts `yaml:"reviewed,omitempty"`
+	// see ReviewKey) to the facts and code the prose was checked against.
+	Reviewed map[string]Reviewed `yaml:"reviewed,omitempty"`
 
 	// Source is the file the definition was read from, for error messages.
 	Source string `yaml:"-"`
@@ -432,6 +432,9 @@ func (f *FactSpec) validate(where string) error {
 	if f.Name == "" {
 		return fmt.Errorf("%s: a fact without a name", where)
 	}
+	if strings.HasPrefix(f.Name, "_") {
+		return fmt.Errorf("%s: fact %q: names with a leading underscore are reserved (for private captures and the reviewed section's %s)", where, f.Name, CodeKey)
+	}
 	if !valueKinds[f.Value] {
 		return fmt.Errorf("fact %q: unknown value kind %q (want text, number, import, lines or guards)", f.Name, f.Value)
 	}
@@ -530,7 +533,7 @@ func ReviewOf(d *Definition, key string, facts Facts) string {
 	switch {
 	case !ok:
 		return ReviewMissing
-	case !EqualFacts(reviewed, facts):
+	case !EqualFacts(reviewed.Facts, facts):
 		return ReviewNeeded
 	}
 	return ""

@@ -95,12 +95,16 @@ type Record struct {
 	// for a record no shape located.
 	Shape string
 	// Location is the span the record cites; nil unless it is located.
-	Location   *Location
-	Facts      Facts
-	Review     *string
-	Candidates []Candidate
-	Warnings   []string
-	Problem    *string
+	Location *Location
+	Facts    Facts
+	Review   *string
+	// CodeDiffers is set on a located record whose facts are those its
+	// claim was reviewed against but whose bytes are none of the versions
+	// the claim was checked with: the newest of those (see CodeDiffers).
+	CodeDiffers *CheckedCode
+	Candidates  []Candidate
+	Warnings    []string
+	Problem     *string
 	// Definition is the id of the definition that produced the record
 	// (differs from ID for expect: all).
 	Definition string
@@ -129,29 +133,30 @@ type Location struct {
 
 // recordJSON is a Record as json holds it.
 type recordJSON struct {
-	ID         string      `json:"id"`
-	Page       string      `json:"page"`
-	Section    string      `json:"section"`
-	Title      string      `json:"title"`
-	Claim      string      `json:"claim"`
-	When       string      `json:"when"`
-	Caveat     *string     `json:"caveat"`
-	Status     Status      `json:"status"`
-	Shape      string      `json:"shape,omitempty"`
-	Path       *string     `json:"path"`
-	MovedFrom  *string     `json:"moved_from"`
-	Blob       *string     `json:"blob"`
-	Lines      *Lines      `json:"lines"`
-	SHA256     *string     `json:"sha256"`
-	Excerpt    *string     `json:"excerpt"`
-	Tokens     *Tokens     `json:"tokens"`
-	Permalink  *string     `json:"permalink"`
-	Facts      Facts       `json:"facts"`
-	Review     *string     `json:"review,omitempty"`
-	Candidates []Candidate `json:"candidates,omitempty"`
-	Warnings   []string    `json:"warnings"`
-	Problem    *string     `json:"problem"`
-	Definition string      `json:"definition"`
+	ID          string       `json:"id"`
+	Page        string       `json:"page"`
+	Section     string       `json:"section"`
+	Title       string       `json:"title"`
+	Claim       string       `json:"claim"`
+	When        string       `json:"when"`
+	Caveat      *string      `json:"caveat"`
+	Status      Status       `json:"status"`
+	Shape       string       `json:"shape,omitempty"`
+	Path        *string      `json:"path"`
+	MovedFrom   *string      `json:"moved_from"`
+	Blob        *string      `json:"blob"`
+	Lines       *Lines       `json:"lines"`
+	SHA256      *string      `json:"sha256"`
+	Excerpt     *string      `json:"excerpt"`
+	Tokens      *Tokens      `json:"tokens"`
+	Permalink   *string      `json:"permalink"`
+	Facts       Facts        `json:"facts"`
+	Review      *string      `json:"review,omitempty"`
+	CodeDiffers *CheckedCode `json:"code_differs,omitempty"`
+	Candidates  []Candidate  `json:"candidates,omitempty"`
+	Warnings    []string     `json:"warnings"`
+	Problem     *string      `json:"problem"`
+	Definition  string       `json:"definition"`
 }
 
 // MarshalJSON writes the record with its location's fields inline.
@@ -159,7 +164,7 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 	w := recordJSON{
 		ID: r.ID, Page: r.Page, Section: r.Section, Title: r.Title, Claim: r.Claim, When: r.When,
 		Caveat: r.Caveat, Status: r.Status, Shape: r.Shape, Facts: r.Facts, Review: r.Review,
-		Candidates: r.Candidates, Warnings: r.Warnings, Problem: r.Problem, Definition: r.Definition,
+		CodeDiffers: r.CodeDiffers, Candidates: r.Candidates, Warnings: r.Warnings, Problem: r.Problem, Definition: r.Definition,
 	}
 	if l := r.Location; l != nil {
 		lines := l.Lines
@@ -188,7 +193,7 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 	*r = Record{
 		ID: w.ID, Page: w.Page, Section: w.Section, Title: w.Title, Claim: w.Claim, When: w.When,
 		Caveat: w.Caveat, Status: w.Status, Shape: w.Shape, Facts: w.Facts, Review: w.Review,
-		Candidates: w.Candidates, Warnings: w.Warnings, Problem: w.Problem, Definition: w.Definition,
+		CodeDiffers: w.CodeDiffers, Candidates: w.Candidates, Warnings: w.Warnings, Problem: w.Problem, Definition: w.Definition,
 	}
 	if w.Path == nil && w.MovedFrom == nil && w.Blob == nil && w.Lines == nil && w.SHA256 == nil &&
 		w.Excerpt == nil && w.Tokens == nil && w.Permalink == nil {
@@ -323,6 +328,10 @@ func (r *Record) Check() error {
 		return errors.New("has no id")
 	case r.Status != StatusLocated && r.Status != StatusMissing && r.Status != StatusAmbiguous && r.Status != StatusAbsent:
 		return fmt.Errorf("(%s) has status %q, not located, missing, ambiguous or absent", r.ID, r.Status)
+	case r.CodeDiffers != nil && !r.Located():
+		return fmt.Errorf("(%s) is %s but has code_differs, which only a located record has", r.ID, r.Status)
+	case r.CodeDiffers != nil && r.CodeDiffers.check() != nil:
+		return fmt.Errorf("(%s) code_differs: %v", r.ID, r.CodeDiffers.check())
 	case !r.Located():
 		return nil
 	case r.Location == nil || r.Location.Path == "":
@@ -524,6 +533,10 @@ func (r *Record) Clone() *Record {
 			v := **p
 			*p = &v
 		}
+	}
+	if r.CodeDiffers != nil {
+		cd := *r.CodeDiffers
+		c.CodeDiffers = &cd
 	}
 	if r.Location != nil {
 		l := *r.Location

@@ -179,6 +179,34 @@ func (l *lineage) place(h source.History, commit, tag string, walking func()) (P
 	return p, err
 }
 
+// Newer reports whether commit is a proper descendant of base in the
+// history of snap: true when base comes before it on its line. It is
+// false when either is the other's descendant the other way, when they
+// are equal or unrelated, and when ancestry cannot tell (a plain
+// directory, a commit this copy lacks).
+func (x *Extractor) Newer(snap source.Snapshot, commit, base string) (bool, error) {
+	h := snap.History()
+	if h == nil || commit == "" || base == "" || commit == base {
+		return false, nil
+	}
+	x.src.Lock()
+	defer x.src.Unlock()
+	l := x.lineage
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g := l.graph(h)
+	for _, id := range []string{commit, base} {
+		n, err := g.node(id)
+		if err != nil {
+			return false, err
+		}
+		if n.missing {
+			return false, nil
+		}
+	}
+	return g.descends(commit, base)
+}
+
 // graph returns what is known of h, started on first use.
 func (l *lineage) graph(h source.History) *graph {
 	g, ok := l.graphs[h]

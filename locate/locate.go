@@ -996,8 +996,11 @@ func (l *locator) record(cd *compiledShape, s *span, movedFrom string) (*finding
 		loc.Tokens = &t
 	}
 	r.Facts = findings.Normalize(r.Facts)
-	if verdict := findings.ReviewOf(d, findings.ReviewKey(d.ShapeName, id), r.Facts); verdict != "" {
+	key := findings.ReviewKey(d.ShapeName, id)
+	if verdict := findings.ReviewOf(d, key, r.Facts); verdict != "" {
 		r.Review = strp(verdict)
+	} else {
+		r.CodeDiffers = findings.CodeDiffers(d, key, loc.SHA256)
 	}
 	sort.Strings(r.Warnings)
 	return r, nil

@@ -20,17 +20,30 @@ import (
 // build no longer produces although its definition located others.
 const Gone = "reviewed, but no such record at this commit"
 
+// CodeChanged is the Flag.Review text for a record whose facts are those
+// its claim was reviewed against but whose cited bytes are none of the
+// versions the claim was checked with (findings.CodeDiffers). Unlike the
+// other flags it asks for a re-read, not for changed facts.
+const CodeChanged = "code differs from every version the claim was checked against; facts unchanged"
+
 // Flag is one record whose facts need a person's review.
 type Flag struct {
 	// ID is the record id.
 	ID string
 	// Definition is the id of the definition it comes from.
 	Definition string
-	// Review says why: ReviewNeeded, ReviewMissing or Gone.
+	// Review says why: ReviewNeeded, ReviewMissing, Gone or CodeChanged.
 	Review string
 	// Changes lists the facts that differ, by name, in name order.
 	Changes []diff.FactChange
+	// Checked is, for CodeChanged, the newest code version the claim was
+	// checked against.
+	Checked *findings.CheckedCode
 }
+
+// FactsDiffer reports whether the flag is about facts (every kind but
+// CodeChanged): what `keyfindings review` fails on.
+func (f Flag) FactsDiffer() bool { return f.Review != CodeChanged }
 
 // Reviews compares the records of doc with the facts each definition in
 // cat was reviewed against, and returns the records that need review, in
@@ -38,7 +51,9 @@ type Flag struct {
 // Definitions with no located record are left out: locating them is the
 // problem there, not their facts. For a definition with shapes, records
 // are compared with the reviewed facts of their own shape (ReviewKey),
-// and only the shapes located in doc can have ids that are gone.
+// and only the shapes located in doc can have ids that are gone. A record
+// whose facts match but whose code is none of the versions checked gets
+// a CodeChanged flag.
 func Reviews(cat *findings.Catalog, doc *findings.Document) []Flag {
 	var flags []Flag
 	byDef := map[string][]*findings.Record{}
@@ -64,7 +79,9 @@ func Reviews(cat *findings.Catalog, doc *findings.Document) []Flag {
 			seen[key] = true
 			shapes[r.Shape] = true
 			if verdict := findings.ReviewOf(d, key, r.Facts); verdict != "" {
-				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: verdict, Changes: diff.FactChanges(d.Reviewed[key], r.Facts)})
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: verdict, Changes: diff.FactChanges(d.Reviewed[key].Facts, r.Facts)})
+			} else if c := findings.CodeDiffers(d, key, r.Location.SHA256); c != nil {
+				flags = append(flags, Flag{ID: r.ID, Definition: defID, Review: CodeChanged, Checked: c})
 			}
 		}
 		for _, key := range sortedIDs(d.Reviewed) {
@@ -73,14 +90,14 @@ func Reviews(cat *findings.Catalog, doc *findings.Document) []Flag {
 				if !ok {
 					id = key
 				}
-				flags = append(flags, Flag{ID: id, Definition: defID, Review: Gone, Changes: diff.FactChanges(d.Reviewed[key], nil)})
+				flags = append(flags, Flag{ID: id, Definition: defID, Review: Gone, Changes: diff.FactChanges(d.Reviewed[key].Facts, nil)})
 			}
 		}
 	}
 	return flags
 }
 
-func sortedIDs(m map[string]findings.Facts) []string {
+func sortedIDs(m map[string]findings.Reviewed) []string {
 	ids := make([]string, 0, len(m))
 	for id := range m {
 		ids = append(ids, id)
@@ -89,15 +106,31 @@ func sortedIDs(m map[string]findings.Facts) []string {
 	return ids
 }
 
+// Replaced is a reviewed entry an accept would give other facts although
+// its claim was checked against code at commits (Checked) that may be
+// newer than the one accepted: accepting an older commit's facts there
+// would flag the newer ones. The caller decides, by ancestry, whether to
+// go on.
+type Replaced struct {
+	Definition string
+	Key        string
+	Checked    []findings.CheckedCode
+}
+
 // Accepted returns, for every definition of cat that located at least one
-// record in doc, the reviewed section those records call for: each located
-// record's key (ReviewKey) mapped to its facts. For a definition with
-// shapes, the entries of its other shapes (those doc located nothing
-// with) are kept: a build at one commit reviews one era. Definitions whose
-// section would not change are left out, so accepting twice changes
-// nothing.
-func Accepted(cat *findings.Catalog, doc *findings.Document) map[*findings.Definition]map[string]findings.Facts {
-	out := map[*findings.Definition]map[string]findings.Facts{}
+// record in doc, the reviewed section those records call for: each
+// located record's key (ReviewKey) mapped to its facts and to the code it
+// was checked with, checked, the version read now. An entry whose facts
+// do not change keeps its code versions and gains checked's, when new;
+// one whose facts change keeps checked's alone (the other versions hold
+// other facts), and is listed in the second result when it held versions
+// read at a commit. For a definition with shapes, the entries of its
+// other shapes (those doc located nothing with) are kept: a build at one
+// commit reviews one era. Definitions whose section would not change are
+// left out, so accepting twice changes nothing.
+func Accepted(cat *findings.Catalog, doc *findings.Document, at findings.CheckedCode) (map[*findings.Definition]map[string]findings.Reviewed, []Replaced) {
+	out := map[*findings.Definition]map[string]findings.Reviewed{}
+	var replaced []Replaced
 	located := map[*findings.Definition]map[string]bool{}
 	for _, r := range doc.Findings {
 		if !r.Located() {
@@ -108,32 +141,68 @@ func Accepted(cat *findings.Catalog, doc *findings.Document) map[*findings.Defin
 			continue
 		}
 		if out[d] == nil {
-			out[d] = map[string]findings.Facts{}
+			out[d] = map[string]findings.Reviewed{}
 			located[d] = map[string]bool{}
 		}
-		out[d][findings.ReviewKey(r.Shape, r.ID)] = findings.Normalize(r.Facts)
+		key := findings.ReviewKey(r.Shape, r.ID)
+		checked := at
+		checked.SHA256 = r.Location.SHA256
+		entry := findings.Reviewed{Facts: findings.Normalize(r.Facts), Code: []findings.CheckedCode{checked}}
+		if old, ok := d.Reviewed[key]; ok {
+			if findings.EqualFacts(old.Facts, r.Facts) {
+				entry.Code = withCode(old.Code, checked)
+			} else if readAtCommits(old.Code) {
+				replaced = append(replaced, Replaced{Definition: d.ID, Key: key, Checked: old.Code})
+			}
+		}
+		out[d][key] = entry
 		located[d][r.Shape] = true
 	}
 	for d, reviewed := range out {
-		for key, facts := range d.Reviewed {
+		for key, entry := range d.Reviewed {
 			if shape := findings.ReviewShape(key); d.HasShape(shape) && !located[d][shape] {
-				reviewed[key] = facts
+				reviewed[key] = entry
 			}
 		}
 		if sameReviewed(d.Reviewed, reviewed) {
 			delete(out, d)
 		}
 	}
-	return out
+	sort.Slice(replaced, func(i, j int) bool {
+		if replaced[i].Definition != replaced[j].Definition {
+			return replaced[i].Definition < replaced[j].Definition
+		}
+		return replaced[i].Key < replaced[j].Key
+	})
+	return out, replaced
 }
 
-func sameReviewed(a, b map[string]findings.Facts) bool {
+// withCode is code with c appended, unless it holds c's bytes already.
+func withCode(code []findings.CheckedCode, c findings.CheckedCode) []findings.CheckedCode {
+	for _, old := range code {
+		if old.SHA256 == c.SHA256 {
+			return code
+		}
+	}
+	return append(append([]findings.CheckedCode{}, code...), c)
+}
+
+func readAtCommits(code []findings.CheckedCode) bool {
+	for _, c := range code {
+		if c.Commit != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func sameReviewed(a, b map[string]findings.Reviewed) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for id, fa := range a {
-		fb, ok := b[id]
-		if !ok || !findings.EqualFacts(fa, fb) {
+	for id, ea := range a {
+		eb, ok := b[id]
+		if !ok || !ea.Equal(eb) {
 			return false
 		}
 	}
@@ -141,11 +210,12 @@ func sameReviewed(a, b map[string]findings.Facts) bool {
 }
 
 // AcceptReviews rewrites the reviewed section of each definition file in
-// dir that Accepted returns, and returns the files it wrote, sorted. Only
-// the reviewed section changes; every other byte of a file stays as it is.
-func AcceptReviews(dir string, cat *findings.Catalog, doc *findings.Document) ([]string, error) {
+// dir as accepted (Accepted's first result) says, and returns the files
+// it wrote, sorted. Only the reviewed section changes; every other byte
+// of a file stays as it is.
+func AcceptReviews(dir string, accepted map[*findings.Definition]map[string]findings.Reviewed) ([]string, error) {
 	var written []string
-	for d, reviewed := range Accepted(cat, doc) {
+	for d, reviewed := range accepted {
 		file := filepath.Join(dir, filepath.Base(d.Source))
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -190,14 +260,14 @@ func writeFileAtomic(file string, data []byte) error {
 }
 
 // reviewedHeader is the comment written above a reviewed section.
-const reviewedHeader = "# Facts the claim was written against. `keyfindings review --accept`\n# rewrites this section (and only this section) after the claim is re-read.\n"
+const reviewedHeader = "# Facts, and the cited code (_code), the claim was checked against.\n# `keyfindings review --accept` rewrites this section (and only this\n# section) after the claim is re-read.\n"
 
 // RewriteReviewed returns definition bytes with the top-level reviewed
 // section replaced by one holding reviewed. The section must be the
 // file's last top-level key; it runs from its key line to the end of the
 // file. A file without one gets it appended. Everything before the section
 // is kept byte for byte.
-func RewriteReviewed(data []byte, reviewed map[string]findings.Facts) ([]byte, error) {
+func RewriteReviewed(data []byte, reviewed map[string]findings.Reviewed) ([]byte, error) {
 	start, err := reviewedStart(data)
 	if err != nil {
 		return nil, err
@@ -216,7 +286,7 @@ func RewriteReviewed(data []byte, reviewed map[string]findings.Facts) ([]byte, e
 	out := append(append([]byte{}, head...), section...)
 	// The result must still be a definition with exactly these facts.
 	var check struct {
-		Reviewed map[string]findings.Facts `yaml:"reviewed"`
+		Reviewed map[string]findings.Reviewed `yaml:"reviewed"`
 	}
 	if err := yaml.Unmarshal(out, &check); err != nil {
 		return nil, fmt.Errorf("rewritten reviewed section does not parse: %s", mdtext.OneLine(err.Error()))
@@ -256,11 +326,23 @@ func reviewedStart(data []byte) (int, error) {
 }
 
 // marshalReviewed renders the section deterministically: ids and fact
-// names sorted, lists in their order, two-space indentation.
-func marshalReviewed(reviewed map[string]findings.Facts) ([]byte, error) {
+// names sorted, lists in their order, two-space indentation, each entry's
+// checked code (findings.CodeKey) after its facts.
+func marshalReviewed(reviewed map[string]findings.Reviewed) ([]byte, error) {
 	// A JSON round trip turns every value into plain maps, lists, strings,
 	// float64 and bool, which yaml renders with sorted keys.
-	raw, err := json.Marshal(map[string]any{"reviewed": reviewed})
+	plainEntries := make(map[string]map[string]any, len(reviewed))
+	for key, e := range reviewed {
+		m := make(map[string]any, len(e.Facts)+1)
+		for k, v := range e.Facts {
+			m[k] = v
+		}
+		if len(e.Code) > 0 {
+			m[findings.CodeKey] = e.Code
+		}
+		plainEntries[key] = m
+	}
+	raw, err := json.Marshal(map[string]any{"reviewed": plainEntries})
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +378,13 @@ func toNode(v any) (*yaml.Node, error) {
 		for k := range v {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		// Sorted, but the checked code after the facts it was read with.
+		sort.Slice(keys, func(i, j int) bool {
+			if (keys[i] == findings.CodeKey) != (keys[j] == findings.CodeKey) {
+				return keys[j] == findings.CodeKey
+			}
+			return keys[i] < keys[j]
+		})
 		for _, k := range keys {
 			val, err := toNode(v[k])
 			if err != nil {

@@ -50,7 +50,11 @@ func TestReviewsPerShape(t *testing.T) {
 	if len(flags) != 1 || flags[0].Review != findings.ReviewNeeded {
 		t.Errorf("module record with the namespace facts: flags %+v, want one, %q", flags, findings.ReviewNeeded)
 	}
-	got := Accepted(cat, recordtest.Doc(shapedRecord("module", 3)))[d]
+	accepted, _ := Accepted(cat, recordtest.Doc(shapedRecord("module", 3)), at)
+	got := map[string]findings.Facts{}
+	for k, e := range accepted[d] {
+		got[k] = e.Facts
+	}
 	want := map[string]findings.Facts{"module/routing": {"n": 3.0}, "namespace/routing": {"n": 2}}
 	if !reflect.DeepEqual(findings.Normalize(got["module/routing"]), findings.Normalize(want["module/routing"])) || !findings.EqualFacts(got["namespace/routing"], want["namespace/routing"]) || len(got) != 2 {
 		t.Errorf("accepted %v, want %v (the namespace entry kept)", got, want)

@@ -21,7 +21,7 @@ func TestHelpListsOnlyUsedFlags(t *testing.T) {
 		"cite":     append([]string{"defs", "format", "ref", "web-url"}, source...),
 		"verify":   append([]string{"defs", "ref", "web-url"}, source...),
 		"serve":    {"addr", "out"},
-		"review":   append([]string{"accept", "defs", "ref"}, source...),
+		"review":   append([]string{"accept", "defs", "force", "ref"}, source...),
 		"route":    append([]string{"defs", "format", "provider", "ref", "web-url"}, source...),
 		"log":      append([]string{"all-commits", "defs", "format", "from", "to", "web-url"}, source...),
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,10 @@ import (
 	"path/filepath"
 
 	"github.com/keyfindings/keyfindings/diff"
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/review"
+	"github.com/keyfindings/keyfindings/source"
 )
 
 // defsDir is where the built-in catalog's definition files live in the
@@ -23,7 +27,8 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	src.registerRef(fs)
 	src.registerSource(fs)
 	src.registerDefs(fs) // no --web-url: review prints no permalinks
-	accept := fs.Bool("accept", false, "rewrite the reviewed section of each flagged definition with the facts found (after re-reading its claim)")
+	accept := fs.Bool("accept", false, "rewrite the reviewed section of each flagged definition with the facts and code found (after re-reading its claim)")
+	force := fs.Bool("force", false, "with --accept, replace facts even where the claim was checked against code at a newer commit")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -40,22 +45,57 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		}
 		src.defs = dir
 	}
-	cat, res, err := src.extractOne(stderr)
+	cat, x, err := src.catalog()
 	if err != nil {
 		return err
 	}
-	flags := review.Reviews(cat, res.Document)
+	ctx := context.Background()
+	o, err := src.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	at, err := o.At(ctx, src.ref)
+	if err != nil {
+		return err
+	}
+	res, err := src.extractAt(ctx, o, x, src.ref)
+	if err != nil {
+		return err
+	}
+	doc := res.Document
+	flags := review.Reviews(cat, doc)
+	failing := 0
+	for _, f := range flags {
+		if f.FactsDiffer() {
+			failing++
+		}
+	}
 	if !src.quiet {
-		fmt.Fprintf(stderr, "keyfindings: %d record(s) flagged for review %s\n", len(flags), readLabel(res.Document))
+		fmt.Fprintf(stderr, "keyfindings: %d record(s) flagged for review %s, %d more whose code differs from the code their claim was checked against\n", failing, readLabel(doc), len(flags)-failing)
 	}
 	for _, f := range flags {
+		if !f.FactsDiffer() {
+			fmt.Fprintf(stdout, "%s\t%s (checked at %s, SHA-256 %s)\n", f.ID, f.Review, f.Checked.At, f.Checked.SHA256[:12])
+			continue
+		}
 		fmt.Fprintf(stdout, "%s\t%s\n", f.ID, f.Review)
 		for _, l := range diff.FactLines(f.Changes) {
 			fmt.Fprintf(stdout, "    %s\n", l)
 		}
 	}
 	if *accept {
-		written, err := review.AcceptReviews(src.defs, cat, res.Document)
+		checked := findings.CheckedCode{At: findings.SourceLabel(doc.Source)}
+		if doc.Source.Commit != nil {
+			checked.Commit = *doc.Source.Commit
+		}
+		accepted, replaced := review.Accepted(cat, doc, checked)
+		if !*force {
+			if err := olderThanReviewed(x, at.Snapshot, checked, replaced); err != nil {
+				return err
+			}
+		}
+		written, err := review.AcceptReviews(src.defs, accepted)
 		if err != nil {
 			return err
 		}
@@ -67,9 +107,28 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if len(flags) > 0 {
-		fmt.Fprintf(stderr, "keyfindings review: %d record(s) need review; re-read each claim, then run `keyfindings review --accept`\n", len(flags))
+	if failing > 0 {
+		fmt.Fprintf(stderr, "keyfindings review: %d record(s) need review; re-read each claim, then run `keyfindings review --accept`\n", failing)
 		return errFailed
+	}
+	return nil
+}
+
+// olderThanReviewed refuses an accept that would give a reviewed entry
+// the facts of checked's commit when its claim was checked against code
+// at a newer commit (one descending from it): the newer commit's records
+// would then be flagged. It names the first such entry.
+func olderThanReviewed(x *locate.Extractor, snap source.Snapshot, checked findings.CheckedCode, replaced []review.Replaced) error {
+	for _, r := range replaced {
+		for _, c := range r.Checked {
+			newer, err := x.Newer(snap, c.Commit, checked.Commit)
+			if err != nil {
+				return err
+			}
+			if newer {
+				return fmt.Errorf("--accept at %s would replace the facts of %s (%s), reviewed at the newer %s; run review at the newest commit you re-read, or pass --force to replace them", checked.At, r.Key, r.Definition, c.At)
+			}
+		}
 	}
 	return nil
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/gittest"
 )
 
 // catalogTree holds synthetic sources for the whole built-in catalog.
@@ -123,5 +128,100 @@ func TestListFullCatalog(t *testing.T) {
 		if strings.Count(l, "\t") != 3 {
 			t.Errorf("line %q: want id, page, title, path separated by tabs", l)
 		}
+	}
+}
+
+// TestReviewRecordsCode: accepting records the cited bytes with the
+// facts; a later commit whose bytes differ with the same facts carries a
+// visible note (not a review flag); and accepting an older commit's facts
+// over ones checked at a newer commit needs --force.
+func TestReviewRecordsCode(t *testing.T) {
+	defs, _ := copyDefs(t)
+	g := gittest.New(t)
+	g.CopyTree(catalogTree)
+	const store = "packages/core/src/tool-output-store.ts"
+	orig, err := os.ReadFile(filepath.Join(catalogTree, store))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("first")
+	g.Tag("v1.0.0")
+	g.Write(store, bytes.Replace(orig, []byte("MAX_LINES = 1_500"), []byte("MAX_LINES = 1_700"), 1))
+	g.Commit("more lines")
+	g.Tag("v1.1.0")
+	// Other bytes in the span, the same facts.
+	g.Write(store, bytes.Replace(bytes.Replace(orig, []byte("MAX_LINES = 1_500"), []byte("MAX_LINES = 1_700"), 1), []byte("const cut = "), []byte("const cut  = "), 1))
+	g.Commit("reformat")
+	g.Tag("v1.2.0")
+
+	review := func(ref string, extra ...string) (int, string, string) {
+		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
+	}
+	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
+		t.Fatalf("accept at v1.1.0: exit %d: %s", code, stderr)
+	}
+	file := filepath.Join(defs, "29-tool-output-bounds.yaml")
+	accepted, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(accepted), "    _code:\n      - at: v1.1.0 (") || !strings.Contains(string(accepted), "max_lines: 1700\n") {
+		t.Fatalf("the accepted entry lacks the facts or the code read at v1.1.0:\n%s", accepted)
+	}
+	if code, stdout, stderr := review("v1.1.0"); code != 0 || stdout != "" {
+		t.Errorf("review at the accepted commit: exit %d, %q %q", code, stdout, stderr)
+	}
+
+	// v1.2.0: same facts, other bytes: a note on the record and its page,
+	// listed by review, which still exits 0.
+	code, stdout, stderr := review("v1.2.0")
+	if code != 0 || !strings.Contains(stdout, "tool-output-bounds\tcode differs from every version the claim was checked against; facts unchanged (checked at v1.1.0 (") {
+		t.Errorf("review at v1.2.0: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if code, _, stderr := runCmd("build", "--repo", g.Dir, "--ref", "v1.2.0", "--defs", defs, "--out", out, "--quiet"); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	doc, err := findings.ReadDocument(filepath.Join(out, "findings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Find("tool-output-bounds")
+	if r == nil || r.Review != nil || r.CodeDiffers == nil || !strings.HasPrefix(r.CodeDiffers.At, "v1.1.0 (") || r.CodeDiffers.SHA256 == r.Location.SHA256 {
+		t.Fatalf("record at v1.2.0: %+v, want code_differs naming v1.1.0 and no review", r)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "tools.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "Checked against other code:") {
+		t.Error("tools.html does not show the note")
+	}
+	if code, _, stderr := review("v1.2.0", "--accept"); code != 0 {
+		t.Fatalf("accept at v1.2.0: %s", stderr)
+	}
+	for _, ref := range []string{"v1.1.0", "v1.2.0"} {
+		if code, stdout, _ := review(ref); code != 0 || stdout != "" {
+			t.Errorf("after accepting v1.2.0, review at %s: exit %d, %q (both versions were checked)", ref, code, stdout)
+		}
+	}
+
+	// v1.0.0 has other facts; its commit comes before those checked.
+	before, _ := os.ReadFile(file)
+	code, stdout, stderr = review("v1.0.0", "--accept")
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "newer v1.") || !strings.Contains(stderr, "--force") {
+		t.Errorf("accept at the older v1.0.0: exit %d, stderr %q, want one line asking for --force", code, stderr)
+	}
+	if strings.Contains(stdout, "accepted\t") {
+		t.Errorf("refused accept wrote: %q", stdout)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(after, before) {
+		t.Error("a refused accept changed the definition")
+	}
+	if code, _, stderr := review("v1.0.0", "--accept", "--force"); code != 0 {
+		t.Fatalf("accept --force at v1.0.0: %s", stderr)
+	}
+	if after, _ := os.ReadFile(file); !strings.Contains(string(after), "max_lines: 1500\n") || strings.Contains(string(after), "- at: v1.1.0") {
+		t.Errorf("forced accept: want the v1.0.0 facts and its code alone:\n%s", after)
 	}
 }
