@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/keyfindings/keyfindings/internal/par"
 	"github.com/keyfindings/keyfindings/mdtext"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/mod/semver"
@@ -220,6 +221,8 @@ type Catalog struct {
 	Definitions []*Definition
 	// Dir is where the definitions came from ("" for the embedded set).
 	Dir string
+
+	enc encodings // see Encodings
 }
 
 // Embedded returns the catalog compiled into the binary.
@@ -243,19 +246,30 @@ func Load(fsys fs.FS, dir string) (*Catalog, error) {
 	}
 	sort.Strings(names)
 	cat := &Catalog{Dir: dir}
-	seen := map[string]string{}
-	for _, name := range names {
+	files := make([]string, len(names))
+	datas := make([][]byte, len(names))
+	for i, name := range names {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, fmt.Errorf("read definition %s: %w", name, err)
 		}
-		file := name
+		files[i], datas[i] = name, data
 		if dir != "" {
-			file = path.Join(dir, name)
+			files[i] = path.Join(dir, name)
 		}
-		d, err := Parse(data, file)
-		if err != nil {
-			return nil, err
+	}
+	// Parsed on all cores (YAML decoding is most of loading a catalog);
+	// the first error in file order is reported.
+	defs := make([]*Definition, len(names))
+	errs := make([]error, len(names))
+	par.ForEach(len(names), par.Workers(), func(i int) {
+		defs[i], errs[i] = Parse(datas[i], files[i])
+	})
+	seen := map[string]string{}
+	for i, d := range defs {
+		file := files[i]
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
 		if prev, ok := seen[d.ID]; ok {
 			return nil, &DefinitionError{File: file, Err: fmt.Errorf("duplicate id %q (also in %s)", d.ID, prev)}

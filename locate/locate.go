@@ -19,7 +19,6 @@ import (
 	"github.com/keyfindings/keyfindings/source"
 
 	sitter "github.com/smacker/go-tree-sitter"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/keyfindings/keyfindings/findings"
 )
@@ -143,15 +142,15 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 	par.ForEach(len(defs), n, func(i int) {
 		defs[i], errs[i] = compileDef(cat.Definitions[i])
 	})
+	enc, err := cat.Encodings()
+	if err != nil {
+		return nil, err
+	}
 	for i, d := range cat.Definitions {
 		if errs[i] != nil {
 			return nil, &findings.DefinitionError{File: d.Source, Err: errs[i]}
 		}
-		data, err := yaml.Marshal(d)
-		if err != nil {
-			return nil, &findings.DefinitionError{File: d.Source, Err: err}
-		}
-		sum := sha256.Sum256(data)
+		sum := sha256.Sum256(enc[i])
 		defs[i].hash = hex.EncodeToString(sum[:])
 		for _, s := range defs[i].shapes {
 			s.anchorIDs = x.anchors.add(s.query.anchors)
