@@ -13,6 +13,7 @@ import (
 
 	"github.com/keyfindings/keyfindings/cite"
 	"github.com/keyfindings/keyfindings/findings"
+	"github.com/keyfindings/keyfindings/internal/par"
 	"github.com/keyfindings/keyfindings/route"
 )
 
@@ -90,34 +91,48 @@ func renderSite(doc *findings.Document, license []byte, opts Options) (*rendered
 		files["upstream-license.txt"] = license
 	}
 
-	index, err := r.htmlPage(indexTemplate, nil, "Key findings", "index.html")
-	if err != nil {
-		return nil, err
-	}
-	files["index.html"] = index
-	for i := range r.view.Pages {
-		p := &r.view.Pages[i]
-		page, err := r.htmlPage(pageTemplate, p, p.Title, p.File)
-		if err != nil {
-			return nil, err
-		}
-		files[p.File] = page
-	}
 	cfg, err := routesConfig(opts)
 	if err != nil {
 		return nil, err
 	}
 	totals := route.Totals(rec, cfg)
-	r.view.Routes = r.routes(totals, cfg)
-	if files[routesFile], err = r.htmlPage(routesTemplate, nil, "Routes", routesFile); err != nil {
-		return nil, err
+	routes := r.routes(totals, cfg)
+	// The files are rendered on all cores, each by a copy of the renderer
+	// with a view of its own (htmlPage sets the page being rendered);
+	// what they share is read only.
+	type job struct {
+		file   string
+		render func(r *renderer) ([]byte, error)
 	}
-	r.view.Routes = nil
-	md, err := r.markdown(findingsTemplate, r.view, false)
-	if err != nil {
-		return nil, err
+	jobs := []job{{"index.html", func(r *renderer) ([]byte, error) {
+		return r.htmlPage(indexTemplate, nil, "Key findings", "index.html")
+	}}}
+	for i := range r.view.Pages {
+		p := &r.view.Pages[i]
+		jobs = append(jobs, job{p.File, func(r *renderer) ([]byte, error) {
+			return r.htmlPage(pageTemplate, p, p.Title, p.File)
+		}})
 	}
-	files["findings.md"] = md
+	jobs = append(jobs, job{routesFile, func(r *renderer) ([]byte, error) {
+		r.view.Routes = routes
+		return r.htmlPage(routesTemplate, nil, "Routes", routesFile)
+	}}, job{"findings.md", func(r *renderer) ([]byte, error) {
+		return r.markdown(findingsTemplate, r.view, false)
+	}})
+	out := make([][]byte, len(jobs))
+	errs := make([]error, len(jobs))
+	par.ForEach(len(jobs), par.Workers(), func(i int) {
+		rc := *r
+		v := *r.view
+		rc.view = &v
+		out[i], errs[i] = jobs[i].render(&rc)
+	})
+	for i, j := range jobs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		files[j.file] = out[i]
+	}
 	css, err := highlightCSS()
 	if err != nil {
 		return nil, err
