@@ -79,6 +79,10 @@ func newObjects(st *filesystem.Storage) *Objects {
 	return o
 }
 
+// errPackMismatch is a pack file whose trailing checksum is not the one
+// its index names.
+var errPackMismatch = errors.New("pack file does not match its index")
+
 // openPack opens pack h of the repository whose git directory is fs.
 func openPack(fs billy.Filesystem, h plumbing.Hash) (*pack, error) {
 	name := path.Join("objects", "pack", "pack-"+h.String())
@@ -94,6 +98,22 @@ func openPack(fs billy.Filesystem, h plumbing.Hash) (*pack, error) {
 	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	// An index names its pack by the pack's trailing checksum: one that
+	// does not match (a pack replaced under its index, a file cut short)
+	// is left to go-git rather than read at offsets meant for another.
+	var sum [20]byte
+	if size < 20 {
+		f.Close()
+		return nil, errPackMismatch
+	}
+	if _, err := f.ReadAt(sum[:], size-20); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !bytes.Equal(sum[:], idx.packChecksum()) {
+		f.Close()
+		return nil, errPackMismatch
 	}
 	return &pack{idx: idx, file: f, size: size}, nil
 }

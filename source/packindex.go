@@ -44,13 +44,21 @@ func parsePackIndex(data []byte) (*packIndex, error) {
 		}
 		prev = c
 	}
-	x := &packIndex{data: data, n: int(prev), names: fanout + 256*4}
-	x.offsets = x.names + (20+4)*x.n // the CRCs lie between
-	x.large = x.offsets + 4*x.n
-	if x.large+2*20 > len(data) { // two trailing checksums
+	// Sizes in uint64: a count near 2^32 must not wrap int where it is 32
+	// bits wide and pass the size check.
+	names := uint64(fanout + 256*4)
+	offsets := names + (20+4)*uint64(prev) // the CRCs lie between
+	large := offsets + 4*uint64(prev)
+	if large+2*20 > uint64(len(data)) { // two trailing checksums
 		return nil, errPackIndex
 	}
-	return x, nil
+	return &packIndex{data: data, n: int(prev), names: int(names), offsets: int(offsets), large: int(large)}, nil
+}
+
+// packChecksum is the checksum of the pack the index describes: the pack
+// file ends with the same 20 bytes.
+func (x *packIndex) packChecksum() []byte {
+	return x.data[len(x.data)-40 : len(x.data)-20]
 }
 
 // packIndexes are the pack indexes read so far, by file: a pack and its
@@ -111,8 +119,8 @@ func (x *packIndex) offset(i int) (int64, bool) {
 	if off&0x80000000 == 0 {
 		return int64(off), true
 	}
-	at := x.large + 8*int(off&0x7fffffff)
-	if at+8 > len(x.data)-2*20 {
+	at := uint64(x.large) + 8*uint64(off&0x7fffffff)
+	if at+8 > uint64(len(x.data)-2*20) {
 		return 0, false
 	}
 	return int64(binary.BigEndian.Uint64(x.data[at:])), true

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/keyfindings/keyfindings/internal/gittest"
 )
 
 // indexBytes writes a version 2 pack index of objects (id → offset) as
@@ -35,7 +39,7 @@ func indexBytes(objects map[plumbing.Hash]int64) []byte {
 			binary.Write(&b, binary.BigEndian, uint32(off))
 			continue
 		}
-		binary.Write(&b, binary.BigEndian, uint32(0x80000000|len(large)))
+		binary.Write(&b, binary.BigEndian, 0x80000000|uint32(len(large)))
 		large = append(large, off)
 	}
 	for _, off := range large {
@@ -90,9 +94,58 @@ func TestPackIndex(t *testing.T) {
 	unsorted := bytes.Clone(data)
 	binary.BigEndian.PutUint32(unsorted[8+4*10:], 1<<30) // fan-out decreases after this
 	bad["fan-out decreasing"] = unsorted
+	// A count near 2^32 in the last fan-out entry: the tables it implies
+	// are far larger than the file (sizes computed without wrapping).
+	huge := bytes.Clone(data)
+	for b := 0; b < 256; b++ {
+		binary.BigEndian.PutUint32(huge[8+4*b:], 0xffffffff)
+	}
+	bad["count near 2^32"] = huge
 	for name, b := range bad {
 		if _, err := parsePackIndex(b); !errors.Is(err, errPackIndex) {
 			t.Errorf("%s: %v, want errPackIndex", name, err)
 		}
+	}
+}
+
+// TestPackMismatch: a pack whose trailing checksum is not the one its
+// index names is not read through the index (its offsets may be another
+// pack's); objects still read, through go-git.
+func TestPackMismatch(t *testing.T) {
+	r := gittest.New(t)
+	r.Write("a.txt", []byte("hello\n"))
+	commit := r.Commit("one")
+	if err := r.Repo.RepackObjects(&git.RepackConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	packs, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v, want one", packs)
+	}
+	o := NewObjects(r.Repo)
+	if len(o.packs) != 1 {
+		t.Fatalf("a matching pack: %d packs opened, want 1", len(o.packs))
+	}
+	o.Close()
+
+	data, err := os.ReadFile(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0xff
+	if err := os.WriteFile(packs[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := git.PlainOpen(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = NewObjects(repo)
+	defer o.Close()
+	if len(o.packs) != 0 {
+		t.Errorf("a pack whose checksum differs from its index's: %d packs opened, want 0", len(o.packs))
+	}
+	if _, err := o.ReadCommitHeader(plumbing.NewHash(commit)); err != nil {
+		t.Errorf("the commit no longer reads: %v", err)
 	}
 }
