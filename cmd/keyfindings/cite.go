@@ -44,6 +44,8 @@ func runCite(args []string, stdout, stderr io.Writer) error {
 	}
 	if r.Review != nil {
 		fmt.Fprintf(stderr, "keyfindings cite: warning: %s is flagged for review %s (%s); re-read its claim before relying on it, then `keyfindings review --accept`\n", id, readLabel(doc), mdtext.OneLine(*r.Review))
+	} else if c := r.CodeDiffers; c != nil {
+		fmt.Fprintf(stderr, "keyfindings cite: note: %s's claim was checked against other code (last at %s); its facts are unchanged, but re-read the claim against these lines before relying on it\n", id, mdtext.OneLine(c.At))
 	}
 	if !src.quiet {
 		fmt.Fprintf(stderr, "keyfindings: cited %s %s\n", id, readLabel(doc))

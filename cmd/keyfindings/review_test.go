@@ -197,6 +197,11 @@ func TestReviewRecordsCode(t *testing.T) {
 	if !strings.Contains(string(page), "Checked against other code:") {
 		t.Error("tools.html does not show the note")
 	}
+	// cite says so too, in one line, and still cites.
+	if code, stdout, stderr := runCmd("cite", "tool-output-bounds", "--repo", g.Dir, "--ref", "v1.2.0", "--defs", defs, "--quiet"); code != 0 || !strings.Contains(stdout, "tool-output-bounds") ||
+		!strings.HasPrefix(stderr, "keyfindings cite: note: tool-output-bounds's claim was checked against other code (last at v1.1.0 (") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("cite at v1.2.0: exit %d, %q, stderr %q", code, stdout, stderr)
+	}
 	if code, _, stderr := review("v1.2.0", "--accept"); code != 0 {
 		t.Fatalf("accept at v1.2.0: %s", stderr)
 	}
