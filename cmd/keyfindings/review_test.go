@@ -182,6 +182,7 @@ func TestReviewRecordsCode(t *testing.T) {
 	if code, _, stderr := runCmd("build", "--repo", g.Dir, "--ref", "v1.2.0", "--defs", defs, "--out", out, "--quiet"); code != 0 {
 		t.Fatalf("build: %s", stderr)
 	}
+	mustValidate(t, compileSchema(t), filepath.Join(out, "findings.json"))
 	doc, err := findings.ReadDocument(filepath.Join(out, "findings.json"))
 	if err != nil {
 		t.Fatal(err)
