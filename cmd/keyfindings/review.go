@@ -115,18 +115,24 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 }
 
 // olderThanReviewed refuses an accept that would give a reviewed entry
-// the facts of checked's commit when its claim was checked against code
-// at a newer commit (one descending from it): the newer commit's records
-// would then be flagged. It names the first such entry.
+// the facts of checked's commit when its claim was checked
+// against code at a newer commit (Extractor.Newer): the newer commit's
+// records would then be flagged. It refuses too when this copy of the
+// repository cannot tell (a shallow copy, a commit it lacks). It names
+// the first such entry.
 func olderThanReviewed(x *locate.Extractor, snap source.Snapshot, checked findings.CheckedCode, replaced []review.Replaced) error {
 	for _, r := range replaced {
+		what := "replace the facts of"
 		for _, c := range r.Checked {
 			newer, err := x.Newer(snap, c.Commit, checked.Commit)
+			if errors.Is(err, locate.ErrHistoryMissing) {
+				return fmt.Errorf("--accept at %s would %s %s (%s), reviewed at %s, but %v; use a copy with full history, or pass --force to replace them", checked.At, what, r.Key, r.Definition, c.At, err)
+			}
 			if err != nil {
 				return err
 			}
 			if newer {
-				return fmt.Errorf("--accept at %s would replace the facts of %s (%s), reviewed at the newer %s; run review at the newest commit you re-read, or pass --force to replace them", checked.At, r.Key, r.Definition, c.At)
+				return fmt.Errorf("--accept at %s would %s %s (%s), reviewed at the newer %s; run review at the newest commit you re-read, or pass --force to replace them", checked.At, what, r.Key, r.Definition, c.At)
 			}
 		}
 	}

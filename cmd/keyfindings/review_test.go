@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/internal/gittest"
 )
@@ -223,5 +227,127 @@ func TestReviewRecordsCode(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(file); !strings.Contains(string(after), "max_lines: 1500\n") || strings.Contains(string(after), "- at: v1.1.0") {
 		t.Errorf("forced accept: want the v1.0.0 facts and its code alone:\n%s", after)
+	}
+}
+
+// releaseCommit tags, as opencode does since v1.14, a release commit made
+// on top of g's HEAD and never merged back: later commits on the line do
+// not descend from it.
+func releaseCommit(t *testing.T, g *gittest.Repo, tag string) string {
+	t.Helper()
+	head, err := g.Repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := g.Repo.CommitObject(head.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := g.RawCommit("release: "+tag, c.TreeHash, c.Hash)
+	sig := &object.Signature{Name: "Fixture", Email: "fixture@example.invalid", When: g.When}
+	if _, err := g.Repo.CreateTag(tag, plumbing.NewHash(id), &git.CreateTagOptions{Tagger: sig, Message: tag}); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestReviewForceOffLineReleases: release commits off the line are placed
+// as release tags are (see locate/lineage.go): v1.1.0's release commit
+// does not descend from v1.0.0's, yet v1.0.0 is older, so accepting its
+// facts over those checked at v1.1.0 needs --force.
+func TestReviewForceOffLineReleases(t *testing.T) {
+	defs, _ := copyDefs(t)
+	g := gittest.New(t)
+	g.CopyTree(catalogTree)
+	const store = "packages/core/src/tool-output-store.ts"
+	orig, err := os.ReadFile(filepath.Join(catalogTree, store))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("first")
+	releaseCommit(t, g, "v1.0.0")
+	g.Write(store, bytes.Replace(orig, []byte("MAX_LINES = 1_500"), []byte("MAX_LINES = 1_700"), 1))
+	g.Commit("more lines")
+	releaseCommit(t, g, "v1.1.0")
+
+	review := func(ref string, extra ...string) (int, string, string) {
+		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
+	}
+	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
+		t.Fatalf("accept at v1.1.0: exit %d: %s", code, stderr)
+	}
+	file := filepath.Join(defs, "29-tool-output-bounds.yaml")
+	before, _ := os.ReadFile(file)
+	code, _, stderr := review("v1.0.0", "--accept")
+	if code != 1 || !strings.Contains(stderr, "reviewed at the newer v1.1.0") || !strings.Contains(stderr, "--force") {
+		t.Errorf("accept at the older off-line release v1.0.0: exit %d, stderr %q, want a refusal asking for --force", code, stderr)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(after, before) {
+		t.Error("a refused accept changed the definition")
+	}
+	if code, _, stderr := review("v1.0.0", "--accept", "--force"); code != 0 {
+		t.Fatalf("accept --force at v1.0.0: %s", stderr)
+	}
+	// And back: v1.1.0 is newer than v1.0.0, though not its descendant.
+	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
+		t.Errorf("accept at the newer v1.1.0 over v1.0.0's facts: exit %d: %s", code, stderr)
+	}
+}
+
+// TestReviewForceShallow: in a copy that lacks the history between two
+// commits (a shallow fetch), ancestry cannot tell whether the commit a
+// claim was checked at is newer: the accept is refused, not taken for
+// one at a newer commit, unless --force.
+func TestReviewForceShallow(t *testing.T) {
+	defs, _ := copyDefs(t)
+	g := gittest.New(t)
+	g.CopyTree(catalogTree)
+	const store = "packages/core/src/tool-output-store.ts"
+	orig, err := os.ReadFile(filepath.Join(catalogTree, store))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := func(id string) plumbing.Hash {
+		c, err := g.Repo.CommitObject(plumbing.NewHash(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.TreeHash
+	}
+	older := tree(g.Commit("first"))
+	g.Write(store, bytes.Replace(orig, []byte("MAX_LINES = 1_500"), []byte("MAX_LINES = 1_700"), 1))
+	newer := tree(g.Commit("more lines"))
+	// Two commits whose parents this copy lacks, as a depth-1 fetch of
+	// each tag leaves them.
+	sig := &object.Signature{Name: "Fixture", Email: "fixture@example.invalid", When: g.When}
+	for _, c := range []struct {
+		tag  string
+		tree plumbing.Hash
+		gone string
+	}{{"v1.0.0", older, strings.Repeat("1", 40)}, {"v1.1.0", newer, strings.Repeat("2", 40)}} {
+		id := g.RawCommit("release: "+c.tag, c.tree, plumbing.NewHash(c.gone))
+		if _, err := g.Repo.CreateTag(c.tag, plumbing.NewHash(id), &git.CreateTagOptions{Tagger: sig, Message: c.tag}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	review := func(ref string, extra ...string) (int, string, string) {
+		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
+	}
+	// The catalog's entries were checked at the pin, which this copy
+	// lacks: no telling either.
+	if code, _, stderr := review("v1.1.0", "--accept"); code != 1 || !strings.Contains(stderr, "lacks the history") {
+		t.Errorf("accept at v1.1.0 over entries checked at a commit the shallow copy lacks: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := review("v1.1.0", "--accept", "--force"); code != 0 {
+		t.Fatalf("accept --force at v1.1.0: exit %d: %s", code, stderr)
+	}
+	file := filepath.Join(defs, "29-tool-output-bounds.yaml")
+	before, _ := os.ReadFile(file)
+	code, _, stderr := review("v1.0.0", "--accept")
+	if code != 1 || !strings.Contains(stderr, "lacks the history") || !strings.Contains(stderr, "--force") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("accept at v1.0.0 in a shallow copy: exit %d, stderr %q, want one line saying ancestry cannot tell", code, stderr)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(after, before) {
+		t.Error("a refused accept changed the definition")
 	}
 }
