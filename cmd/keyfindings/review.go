@@ -115,7 +115,7 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 }
 
 // olderThanReviewed refuses an accept that would give a reviewed entry
-// the facts of checked's commit when its claim was checked
+// the facts of checked's commit, or drop it, when its claim was checked
 // against code at a newer commit (Extractor.Newer): the newer commit's
 // records would then be flagged. It refuses too when this copy of the
 // repository cannot tell (a shallow copy, a commit it lacks). It names
@@ -123,6 +123,9 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 func olderThanReviewed(x *locate.Extractor, snap source.Snapshot, checked findings.CheckedCode, replaced []review.Replaced) error {
 	for _, r := range replaced {
 		what := "replace the facts of"
+		if r.Dropped {
+			what = "drop the facts of"
+		}
 		for _, c := range r.Checked {
 			newer, err := x.Newer(snap, c.Commit, checked.Commit)
 			if errors.Is(err, locate.ErrHistoryMissing) {

@@ -294,6 +294,55 @@ func TestReviewForceOffLineReleases(t *testing.T) {
 	}
 }
 
+// TestReviewForceDrops: accepting at an older commit that lacks a record
+// would drop the entry checked at a newer one (and flag it there as not
+// reviewed): that needs --force as replacing its facts does.
+func TestReviewForceDrops(t *testing.T) {
+	defs, _ := copyDefs(t)
+	g := gittest.New(t)
+	g.CopyTree(catalogTree)
+	const index = "packages/opencode/src/command/index.ts"
+	orig, err := os.ReadFile(filepath.Join(catalogTree, index))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const imp = "import PROMPT_REVIEW from \"./template/review.txt\"\n"
+	if !bytes.Contains(orig, []byte(imp)) {
+		t.Fatalf("%s lacks %q", index, imp)
+	}
+	g.Write(index, bytes.Replace(orig, []byte(imp), nil, 1))
+	g.Commit("no review command yet")
+	g.Tag("v1.0.0")
+	g.Write(index, orig)
+	g.Commit("the review command")
+	g.Tag("v1.1.0")
+
+	review := func(ref string, extra ...string) (int, string, string) {
+		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
+	}
+	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
+		t.Fatalf("accept at v1.1.0: exit %d: %s", code, stderr)
+	}
+	file := filepath.Join(defs, "41-command-template-files.yaml")
+	before, _ := os.ReadFile(file)
+	if !strings.Contains(string(before), "command-template-files-prompt-review:") {
+		t.Fatalf("no entry for the review template after accepting at v1.1.0:\n%s", before)
+	}
+	code, _, stderr := review("v1.0.0", "--accept")
+	if code != 1 || !strings.Contains(stderr, "would drop the facts of command-template-files-prompt-review") || !strings.Contains(stderr, "--force") {
+		t.Errorf("accept at v1.0.0, which lacks the record: exit %d, stderr %q, want a refusal to drop its entry", code, stderr)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(after, before) {
+		t.Error("a refused accept changed the definition")
+	}
+	if code, _, stderr := review("v1.0.0", "--accept", "--force"); code != 0 {
+		t.Fatalf("accept --force at v1.0.0: %s", stderr)
+	}
+	if after, _ := os.ReadFile(file); strings.Contains(string(after), "command-template-files-prompt-review:") {
+		t.Error("accept --force kept the entry of a record v1.0.0 lacks")
+	}
+}
+
 // TestReviewForceShallow: in a copy that lacks the history between two
 // commits (a shallow fetch), ancestry cannot tell whether the commit a
 // claim was checked at is newer: the accept is refused, not taken for
