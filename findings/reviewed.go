@@ -15,8 +15,10 @@ import (
 // start with an underscore: IsReserved).
 type Reviewed struct {
 	Facts Facts
-	// Code lists the cited bytes the claim was checked against, oldest
-	// first, each with the facts above. Empty in entries written before
+	// Code lists the cited bytes the claim was checked against, in the
+	// order they were accepted (not history's: an older commit whose
+	// facts match can be accepted after a newer one), each with the facts
+	// above. Empty in entries written before
 	// the code was recorded: then only the facts are compared.
 	Code []CheckedCode
 }
@@ -116,9 +118,10 @@ func (r Reviewed) Equal(o Reviewed) bool {
 }
 
 // CodeDiffers is, for the record under key (ReviewKey) whose facts pass
-// ReviewOf, the newest code version its claim was checked against when
-// the record's bytes (sha256) are none of them; nil when they are one,
-// or when the entry records no code.
+// ReviewOf, the code version its claim was checked against last (the
+// last accepted, see Reviewed.Code) when the record's bytes (sha256) are
+// none of the versions checked; nil when they are one, or when the entry
+// records no code.
 func CodeDiffers(d *Definition, key, sha256 string) *CheckedCode {
 	r, ok := d.Reviewed[key]
 	if !ok || len(r.Code) == 0 || r.Checked(sha256) {

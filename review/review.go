@@ -36,8 +36,8 @@ type Flag struct {
 	Review string
 	// Changes lists the facts that differ, by name, in name order.
 	Changes []diff.FactChange
-	// Checked is, for CodeChanged, the newest code version the claim was
-	// checked against.
+	// Checked is, for CodeChanged, the code version the claim was checked
+	// against last (findings.CodeDiffers).
 	Checked *findings.CheckedCode
 }
 

@@ -201,6 +201,11 @@ func TestReviewRecordsCode(t *testing.T) {
 	if !strings.Contains(string(page), "Checked against other code:") {
 		t.Error("tools.html does not show the note")
 	}
+	// The version it names is the one accepted last, which need not be
+	// the newest commit (an older one with the same facts can follow).
+	if !strings.Contains(string(page), "the last accepted: v1.1.0 (") {
+		t.Error("tools.html: the note does not name the version accepted last")
+	}
 	if code, _, stderr := review("v1.2.0", "--accept"); code != 0 {
 		t.Fatalf("accept at v1.2.0: %s", stderr)
 	}
