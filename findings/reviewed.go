@@ -52,6 +52,9 @@ func (r *Reviewed) UnmarshalYAML(n *yaml.Node) error {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
 		case k.Value == CodeKey:
+			if err := knownCodeFields(v); err != nil {
+				return err
+			}
 			if err := v.Decode(&r.Code); err != nil {
 				return fmt.Errorf("line %d: %s: %w", k.Line, CodeKey, err)
 			}
@@ -67,6 +70,28 @@ func (r *Reviewed) UnmarshalYAML(n *yaml.Node) error {
 		}
 	}
 	return facts.Decode(&r.Facts)
+}
+
+// knownCodeFields rejects a field of a checked version that CheckedCode
+// lacks, as the rest of a definition is read (a misspelt "commit" would
+// otherwise drop the commit silently).
+func knownCodeFields(v *yaml.Node) error {
+	if v.Kind != yaml.SequenceNode {
+		return nil // Decode says what is wrong
+	}
+	for _, item := range v.Content {
+		if item.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			switch k := item.Content[j]; k.Value {
+			case "sha256", "at", "commit":
+			default:
+				return fmt.Errorf("line %d: %s: field %s not found (want sha256, at and commit)", k.Line, CodeKey, k.Value)
+			}
+		}
+	}
+	return nil
 }
 
 func (c CheckedCode) check() error {
