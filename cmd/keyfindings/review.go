@@ -28,13 +28,16 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	src.registerSource(fs)
 	src.registerDefs(fs) // no --web-url: review prints no permalinks
 	accept := fs.Bool("accept", false, "rewrite the reviewed section of each flagged definition with the facts and code found (after re-reading its claim)")
-	force := fs.Bool("force", false, "with --accept, replace facts even where the claim was checked against code at a newer commit")
+	force := fs.Bool("force", false, "with --accept, replace or drop facts even where the claim was checked against code at a newer commit, or where the history cannot tell")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usagef("unexpected argument %q (review takes flags only)", rest[0])
+	}
+	if *force && !*accept {
+		return usagef("--force only applies with --accept (it lets an accept replace facts checked at a newer commit)")
 	}
 	if *accept && src.defs == "" {
 		// Accepting writes definition files, so the facts must come from

@@ -227,6 +227,9 @@ func TestReviewRecordsCode(t *testing.T) {
 	if after, _ := os.ReadFile(file); !bytes.Equal(after, before) {
 		t.Error("a refused accept changed the definition")
 	}
+	if code, _, stderr := review("v1.0.0", "--force"); code != 2 || !strings.Contains(stderr, "--force only applies with --accept") {
+		t.Errorf("--force without --accept: exit %d, %q, want a usage error", code, stderr)
+	}
 	if code, _, stderr := review("v1.0.0", "--accept", "--force"); code != 0 {
 		t.Fatalf("accept --force at v1.0.0: %s", stderr)
 	}
