@@ -408,3 +408,25 @@ func TestReviewForceShallow(t *testing.T) {
 		t.Error("a refused accept changed the definition")
 	}
 }
+
+// TestReviewForceRealHistory: in opencode's history v1.17.0's release
+// commit is not an ancestor of v1.18.3's, yet accepting its facts over
+// those the catalog checked at v1.18.3 needs --force; v1.18.2 (also off
+// the line) has v1.18.3's facts and code, so there is nothing to accept.
+func TestReviewForceRealHistory(t *testing.T) {
+	repo := realRepo(t)
+	defs, orig := copyDefs(t)
+	cache := t.TempDir()
+	code, _, stderr := runCmd("review", "--repo", repo, "--ref", "v1.17.0", "--defs", defs, "--cache", cache, "--quiet", "--accept")
+	if code != 1 || !strings.Contains(stderr, "reviewed at the newer v1.18.3 (127bdb3)") {
+		t.Errorf("accept at v1.17.0: exit %d, %q, want a refusal naming v1.18.3", code, stderr)
+	}
+	for name, data := range orig {
+		if got, _ := os.ReadFile(filepath.Join(defs, name)); string(got) != data {
+			t.Errorf("a refused accept changed %s", name)
+		}
+	}
+	if code, stdout, stderr := runCmd("review", "--repo", repo, "--ref", "v1.18.2", "--defs", defs, "--cache", cache, "--quiet", "--accept"); code != 0 || !strings.Contains(stdout, "nothing to accept") {
+		t.Errorf("accept at v1.18.2: exit %d, %q %q", code, stdout, stderr)
+	}
+}
