@@ -352,9 +352,11 @@ func TestReviewForceDrops(t *testing.T) {
 }
 
 // TestReviewForceShallow: in a copy that lacks the history between two
-// commits (a shallow fetch), ancestry cannot tell whether the commit a
-// claim was checked at is newer: the accept is refused, not taken for
-// one at a newer commit, unless --force.
+// commits (a depth-1 fetch of each tag), ancestry cannot tell whether the
+// commit a claim was checked at is newer. Release tags are then ordered
+// by version (the catalog's v1.18.3 is newer than v1.1.0; v1.1.0 than
+// v1.0.0, and not the other way); another ref is refused unless --force,
+// not taken for one at a newer commit.
 func TestReviewForceShallow(t *testing.T) {
 	defs, _ := copyDefs(t)
 	g := gittest.New(t)
@@ -375,7 +377,7 @@ func TestReviewForceShallow(t *testing.T) {
 	g.Write(store, bytes.Replace(orig, []byte("MAX_LINES = 1_500"), []byte("MAX_LINES = 1_700"), 1))
 	newer := tree(g.Commit("more lines"))
 	// Two commits whose parents this copy lacks, as a depth-1 fetch of
-	// each tag leaves them.
+	// each tag leaves them; the older also on a branch.
 	sig := &object.Signature{Name: "Fixture", Email: "fixture@example.invalid", When: g.When}
 	for _, c := range []struct {
 		tag  string
@@ -386,14 +388,17 @@ func TestReviewForceShallow(t *testing.T) {
 		if _, err := g.Repo.CreateTag(c.tag, plumbing.NewHash(id), &git.CreateTagOptions{Tagger: sig, Message: c.tag}); err != nil {
 			t.Fatal(err)
 		}
+		if c.tag == "v1.0.0" {
+			g.Branch("old", id)
+		}
 	}
 	review := func(ref string, extra ...string) (int, string, string) {
 		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
 	}
-	// The catalog's entries were checked at the pin, which this copy
-	// lacks: no telling either.
-	if code, _, stderr := review("v1.1.0", "--accept"); code != 1 || !strings.Contains(stderr, "lacks the history") {
-		t.Errorf("accept at v1.1.0 over entries checked at a commit the shallow copy lacks: exit %d, %q", code, stderr)
+	// The catalog's entries were checked at v1.18.3, which this copy
+	// lacks: its version is the later one.
+	if code, _, stderr := review("v1.1.0", "--accept"); code != 1 || !strings.Contains(stderr, "reviewed at the newer v1.18.3 (127bdb3)") {
+		t.Errorf("accept at v1.1.0 over entries checked at v1.18.3: exit %d, %q", code, stderr)
 	}
 	if code, _, stderr := review("v1.1.0", "--accept", "--force"); code != 0 {
 		t.Fatalf("accept --force at v1.1.0: exit %d: %s", code, stderr)
@@ -401,11 +406,21 @@ func TestReviewForceShallow(t *testing.T) {
 	file := filepath.Join(defs, "29-tool-output-bounds.yaml")
 	before, _ := os.ReadFile(file)
 	code, _, stderr := review("v1.0.0", "--accept")
+	if code != 1 || !strings.Contains(stderr, "reviewed at the newer v1.1.0") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("accept at v1.0.0 in a shallow copy: exit %d, stderr %q, want one line naming v1.1.0", code, stderr)
+	}
+	code, _, stderr = review("old", "--accept")
 	if code != 1 || !strings.Contains(stderr, "lacks the history") || !strings.Contains(stderr, "--force") || strings.Count(stderr, "\n") != 1 {
-		t.Errorf("accept at v1.0.0 in a shallow copy: exit %d, stderr %q, want one line saying ancestry cannot tell", code, stderr)
+		t.Errorf("accept at a branch in a shallow copy: exit %d, stderr %q, want one line saying ancestry cannot tell", code, stderr)
 	}
 	if after, _ := os.ReadFile(file); !bytes.Equal(after, before) {
 		t.Error("a refused accept changed the definition")
+	}
+	if code, _, stderr := review("v1.0.0", "--accept", "--force"); code != 0 {
+		t.Fatalf("accept --force at v1.0.0: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
+		t.Errorf("accept at v1.1.0 over v1.0.0's facts in a shallow copy: exit %d: %s", code, stderr)
 	}
 }
 
@@ -428,5 +443,25 @@ func TestReviewForceRealHistory(t *testing.T) {
 	}
 	if code, stdout, stderr := runCmd("review", "--repo", repo, "--ref", "v1.18.2", "--defs", defs, "--cache", cache, "--quiet", "--accept"); code != 0 || !strings.Contains(stdout, "nothing to accept") {
 		t.Errorf("accept at v1.18.2: exit %d, %q %q", code, stdout, stderr)
+	}
+}
+
+func TestReleaseOrder(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  string
+		order int
+		ok    bool
+	}{
+		{"v1.18.3 (127bdb3)", "v1.17.0 (43ecd34)", 1, true},
+		{"v1.9.0 (1234567)", "v1.10.0 (abcdef0)", -1, true},
+		{"v1.2.3 (1234567)", "v1.2.3", 0, true},
+		{"main (1234567)", "v1.2.3 (abcdef0)", 0, false},
+		{"v1.2.3 (1234567)", "1234567", 0, false},
+		{"plain directory", "v1.2.3", 0, false},
+		{"v1.2 (1234567)", "v1.2.3", 0, false},
+	} {
+		if order, ok := releaseOrder(tc.a, tc.b); order != tc.order || ok != tc.ok {
+			t.Errorf("releaseOrder(%q, %q) = %d, %v; want %d, %v", tc.a, tc.b, order, ok, tc.order, tc.ok)
+		}
 	}
 }
