@@ -18,8 +18,8 @@ type Reviewed struct {
 	// Code lists the cited bytes the claim was checked against, in the
 	// order they were accepted (not history's: an older commit whose
 	// facts match can be accepted after a newer one), each with the facts
-	// above. Empty in entries written before
-	// the code was recorded: then only the facts are compared.
+	// above. Empty in entries written before the code was recorded: then
+	// only the facts are compared.
 	Code []CheckedCode
 }
 
