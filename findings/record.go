@@ -100,7 +100,7 @@ type Record struct {
 	Review   *string
 	// CodeDiffers is set on a located record whose facts are those its
 	// claim was reviewed against but whose bytes are none of the versions
-	// the claim was checked with: the newest of those (see CodeDiffers).
+	// the claim was checked with: the one accepted last (see CodeDiffers).
 	CodeDiffers *CheckedCode
 	Candidates  []Candidate
 	Warnings    []string

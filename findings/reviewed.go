@@ -15,9 +15,11 @@ import (
 // start with an underscore: IsReserved).
 type Reviewed struct {
 	Facts Facts
-	// Code lists the cited bytes the claim was checked against, oldest
-	// first, each with the facts above. Empty in entries written before
-	// the code was recorded: then only the facts are compared.
+	// Code lists the cited bytes the claim was checked against, in the
+	// order they were accepted (not history's: an older commit whose
+	// facts match can be accepted after a newer one), each with the facts
+	// above. Empty in entries written before the code was recorded: then
+	// only the facts are compared.
 	Code []CheckedCode
 }
 
@@ -50,6 +52,9 @@ func (r *Reviewed) UnmarshalYAML(n *yaml.Node) error {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
 		case k.Value == CodeKey:
+			if err := knownCodeFields(v); err != nil {
+				return err
+			}
 			if err := v.Decode(&r.Code); err != nil {
 				return fmt.Errorf("line %d: %s: %w", k.Line, CodeKey, err)
 			}
@@ -65,6 +70,28 @@ func (r *Reviewed) UnmarshalYAML(n *yaml.Node) error {
 		}
 	}
 	return facts.Decode(&r.Facts)
+}
+
+// knownCodeFields rejects a field of a checked version that CheckedCode
+// lacks, as the rest of a definition is read (a misspelt "commit" would
+// otherwise drop the commit silently).
+func knownCodeFields(v *yaml.Node) error {
+	if v.Kind != yaml.SequenceNode {
+		return nil // Decode says what is wrong
+	}
+	for _, item := range v.Content {
+		if item.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			switch k := item.Content[j]; k.Value {
+			case "sha256", "at", "commit":
+			default:
+				return fmt.Errorf("line %d: %s: field %s not found (want sha256, at and commit)", k.Line, CodeKey, k.Value)
+			}
+		}
+	}
+	return nil
 }
 
 func (c CheckedCode) check() error {
@@ -116,9 +143,10 @@ func (r Reviewed) Equal(o Reviewed) bool {
 }
 
 // CodeDiffers is, for the record under key (ReviewKey) whose facts pass
-// ReviewOf, the newest code version its claim was checked against when
-// the record's bytes (sha256) are none of them; nil when they are one,
-// or when the entry records no code.
+// ReviewOf, the code version its claim was checked against last (the
+// last accepted, see Reviewed.Code) when the record's bytes (sha256) are
+// none of the versions checked; nil when they are one, or when the entry
+// records no code.
 func CodeDiffers(d *Definition, key, sha256 string) *CheckedCode {
 	r, ok := d.Reviewed[key]
 	if !ok || len(r.Code) == 0 || r.Checked(sha256) {

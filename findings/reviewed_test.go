@@ -49,11 +49,12 @@ func TestReviewedCode(t *testing.T) {
 
 func TestReviewedCodeErrors(t *testing.T) {
 	for name, tail := range map[string]string{
-		"bad sha256":   "    _code:\n      - {sha256: abc, at: v1}\n",
-		"no at":        "    _code:\n      - {sha256: " + strings.Repeat("a", 64) + "}\n",
-		"bad commit":   "    _code:\n      - {sha256: " + strings.Repeat("a", 64) + ", at: v1, commit: main}\n",
-		"reserved key": "    _seen: yes\n",
-		"not a list":   "    _code: yes\n",
+		"bad sha256":    "    _code:\n      - {sha256: abc, at: v1}\n",
+		"no at":         "    _code:\n      - {sha256: " + strings.Repeat("a", 64) + "}\n",
+		"bad commit":    "    _code:\n      - {sha256: " + strings.Repeat("a", 64) + ", at: v1, commit: main}\n",
+		"reserved key":  "    _seen: yes\n",
+		"not a list":    "    _code: yes\n",
+		"unknown field": "    _code:\n      - {sha256: " + strings.Repeat("a", 64) + ", at: v1, comit: " + strings.Repeat("c", 40) + "}\n",
 	} {
 		if _, err := Parse([]byte(reviewedDef+tail), "limits.yaml"); err == nil {
 			t.Errorf("%s: parsed", name)

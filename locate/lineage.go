@@ -179,11 +179,22 @@ func (l *lineage) place(h source.History, commit, tag string, walking func()) (P
 	return p, err
 }
 
-// Newer reports whether commit is a proper descendant of base in the
-// history of snap: true when base comes before it on its line. It is
-// false when either is the other's descendant the other way, when they
-// are equal or unrelated, and when ancestry cannot tell (a plain
-// directory, a commit this copy lacks).
+// ErrHistoryMissing is Newer's error when this copy of the repository
+// lacks history that ancestry needs (a shallow copy): whether one commit
+// is newer than the other cannot be told.
+var ErrHistoryMissing = errors.New("this copy of the repository lacks the history to tell which is newer")
+
+// Newer reports whether commit comes after base in the history of snap,
+// as a release tag's place is told (see lineage): commit is a proper
+// descendant of base, or base is a release commit a few commits off
+// commit's line (v1.18.3 comes after v1.18.2 and v1.17.0, although it
+// descends from neither). It is false when commit comes before base,
+// when they are equal or unrelated, for a plain directory (no history,
+// or a commit id "") and for a commit of another repository (one a
+// complete copy lacks). When the copy is shallow (base's history, or the
+// history walked, reaches commits it lacks) and ancestry does not tell,
+// the error is ErrHistoryMissing: a shallow copy must not pass for "not
+// newer".
 func (x *Extractor) Newer(snap source.Snapshot, commit, base string) (bool, error) {
 	h := snap.History()
 	if h == nil || commit == "" || base == "" || commit == base {
@@ -195,16 +206,56 @@ func (x *Extractor) Newer(snap source.Snapshot, commit, base string) (bool, erro
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g := l.graph(h)
-	for _, id := range []string{commit, base} {
-		n, err := g.node(id)
+	for _, id := range []string{base, commit} {
+		ok, err := g.present(id)
 		if err != nil {
 			return false, err
 		}
-		if n.missing {
+		if ok {
+			continue
+		}
+		if id == base {
 			return false, nil
 		}
+		// Another repository's commit, or one a shallow copy lacks.
+		bn := g.nodes[base]
+		for _, p := range bn.parents {
+			pn, err := g.node(p)
+			if err != nil {
+				return false, err
+			}
+			if pn.missing {
+				return false, fmt.Errorf("%w (it lacks commit %s)", ErrHistoryMissing, commit)
+			}
+		}
+		return false, nil
 	}
-	return g.descends(commit, base)
+	p, err := g.place(commit, base)
+	switch {
+	case err != nil:
+		return false, err
+	case p == PlaceUnknown && g.partial:
+		return false, ErrHistoryMissing
+	}
+	return p == AtOrAfter, nil
+}
+
+// present reports whether the copy holds commit id, reading it as node
+// does but without taking its absence for a gap in the history (node
+// does: a parent the copy lacks is one).
+func (g *graph) present(id string) (bool, error) {
+	if n, ok := g.nodes[id]; ok {
+		return !n.missing, nil
+	}
+	ps, when, err := g.h.Parents(id)
+	switch {
+	case errors.Is(err, source.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	g.nodes[id] = &node{id: id, seq: len(g.nodes), parents: ps, when: when.Unix()}
+	return true, nil
 }
 
 // graph returns what is known of h, started on first use.

@@ -36,8 +36,8 @@ type Flag struct {
 	Review string
 	// Changes lists the facts that differ, by name, in name order.
 	Changes []diff.FactChange
-	// Checked is, for CodeChanged, the newest code version the claim was
-	// checked against.
+	// Checked is, for CodeChanged, the code version the claim was checked
+	// against last (findings.CodeDiffers).
 	Checked *findings.CheckedCode
 }
 
@@ -106,15 +106,17 @@ func sortedIDs(m map[string]findings.Reviewed) []string {
 	return ids
 }
 
-// Replaced is a reviewed entry an accept would give other facts although
-// its claim was checked against code at commits (Checked) that may be
-// newer than the one accepted: accepting an older commit's facts there
-// would flag the newer ones. The caller decides, by ancestry, whether to
-// go on.
+// Replaced is a reviewed entry an accept would give other facts, or drop
+// (no such record where it is accepted), although its claim was checked
+// against code at commits (Checked) that may be newer than the one
+// accepted: accepting an older commit's facts there would flag the newer
+// ones. The caller decides, by ancestry, whether to go on.
 type Replaced struct {
 	Definition string
 	Key        string
 	Checked    []findings.CheckedCode
+	// Dropped is set when the entry would be dropped, not replaced.
+	Dropped bool
 }
 
 // Accepted returns, for every definition of cat that located at least one
@@ -124,9 +126,10 @@ type Replaced struct {
 // do not change keeps its code versions and gains checked's, when new;
 // one whose facts change keeps checked's alone (the other versions hold
 // other facts), and is listed in the second result when it held versions
-// read at a commit. For a definition with shapes, the entries of its
-// other shapes (those doc located nothing with) are kept: a build at one
-// commit reviews one era. Definitions whose section would not change are
+// read at a commit; so is such an entry that is dropped (no record of doc
+// has its key). For a definition with shapes, the entries of its other
+// shapes (those doc located nothing with) are kept: a build at one commit
+// reviews one era. Definitions whose section would not change are
 // left out, so accepting twice changes nothing.
 func Accepted(cat *findings.Catalog, doc *findings.Document, at findings.CheckedCode) (map[*findings.Definition]map[string]findings.Reviewed, []Replaced) {
 	out := map[*findings.Definition]map[string]findings.Reviewed{}
@@ -162,6 +165,8 @@ func Accepted(cat *findings.Catalog, doc *findings.Document, at findings.Checked
 		for key, entry := range d.Reviewed {
 			if shape := findings.ReviewShape(key); d.HasShape(shape) && !located[d][shape] {
 				reviewed[key] = entry
+			} else if _, ok := reviewed[key]; !ok && readAtCommits(entry.Code) {
+				replaced = append(replaced, Replaced{Definition: d.ID, Key: key, Checked: entry.Code, Dropped: true})
 			}
 		}
 		if sameReviewed(d.Reviewed, reviewed) {

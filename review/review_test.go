@@ -233,6 +233,15 @@ func TestAcceptedCode(t *testing.T) {
 		t.Errorf("replaced %+v, want the entry checked at v9", replaced)
 	}
 
+	// An entry checked at a commit whose record is gone is listed too:
+	// dropping it flags that commit's record as not reviewed.
+	d.Reviewed["limits-old"] = findings.Reviewed{Facts: findings.Facts{"max": 1}, Code: []findings.CheckedCode{old}}
+	got, replaced = Accepted(cat, rec(2000, "1"), at)
+	if _, kept := got[d]["limits-old"]; kept || len(replaced) != 1 || replaced[0].Key != "limits-old" || !replaced[0].Dropped {
+		t.Errorf("gone record: accepted %+v, replaced %+v; want the entry dropped and listed as dropped", got[d], replaced)
+	}
+	delete(d.Reviewed, "limits-old")
+
 	flags := Reviews(cat, rec(2000, "2"))
 	if len(flags) != 1 || flags[0].Review != CodeChanged || flags[0].FactsDiffer() || flags[0].Checked == nil || *flags[0].Checked != old {
 		t.Errorf("flags %+v, want one CodeChanged naming v9", flags)

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
 	"github.com/keyfindings/keyfindings/locate"
+	"github.com/keyfindings/keyfindings/releases"
 	"github.com/keyfindings/keyfindings/review"
 	"github.com/keyfindings/keyfindings/source"
 )
@@ -28,13 +30,16 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	src.registerSource(fs)
 	src.registerDefs(fs) // no --web-url: review prints no permalinks
 	accept := fs.Bool("accept", false, "rewrite the reviewed section of each flagged definition with the facts and code found (after re-reading its claim)")
-	force := fs.Bool("force", false, "with --accept, replace facts even where the claim was checked against code at a newer commit")
+	force := fs.Bool("force", false, "with --accept, replace or drop facts even where the claim was checked against code at a newer commit, or where the history cannot tell")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usagef("unexpected argument %q (review takes flags only)", rest[0])
+	}
+	if *force && !*accept {
+		return usagef("--force only applies with --accept (it lets an accept replace facts checked at a newer commit)")
 	}
 	if *accept && src.defs == "" {
 		// Accepting writes definition files, so the facts must come from
@@ -115,22 +120,62 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 }
 
 // olderThanReviewed refuses an accept that would give a reviewed entry
-// the facts of checked's commit when its claim was checked against code
-// at a newer commit (one descending from it): the newer commit's records
-// would then be flagged. It names the first such entry.
+// the facts of checked's commit, or drop it, when its claim was checked
+// against code at a newer commit (Extractor.Newer): the newer commit's
+// records would then be flagged. Where this copy of the repository lacks
+// the history to tell (a shallow copy, such as the URL cache's first
+// fetch of a tag), two release tags are ordered by their versions (a pin
+// moved from v1.18.3 to v1.19.0 is accepted, v1.17.0 is refused); for
+// other refs it refuses. It names the first such entry.
 func olderThanReviewed(x *locate.Extractor, snap source.Snapshot, checked findings.CheckedCode, replaced []review.Replaced) error {
 	for _, r := range replaced {
+		what := "replace the facts of"
+		if r.Dropped {
+			what = "drop the facts of"
+		}
 		for _, c := range r.Checked {
 			newer, err := x.Newer(snap, c.Commit, checked.Commit)
+			if errors.Is(err, locate.ErrHistoryMissing) {
+				if order, ok := releaseOrder(c.At, checked.At); ok {
+					newer, err = order > 0, nil
+				}
+			}
+			if errors.Is(err, locate.ErrHistoryMissing) {
+				return fmt.Errorf("--accept at %s would %s %s (%s), reviewed at %s, but %v; use a copy with full history, or pass --force to replace them", checked.At, what, r.Key, r.Definition, c.At, err)
+			}
 			if err != nil {
 				return err
 			}
 			if newer {
-				return fmt.Errorf("--accept at %s would replace the facts of %s (%s), reviewed at the newer %s; run review at the newest commit you re-read, or pass --force to replace them", checked.At, r.Key, r.Definition, c.At)
+				return fmt.Errorf("--accept at %s would %s %s (%s), reviewed at the newer %s; run review at the newest commit you re-read, or pass --force to replace them", checked.At, what, r.Key, r.Definition, c.At)
 			}
 		}
 	}
 	return nil
+}
+
+// releaseOrder compares the release tags two checked versions were read
+// at (the ref part of their labels, findings.SourceLabel): +1 when a's is
+// the later version, -1 when b's, 0 when equal; false when either label
+// names no release tag (a branch, a commit, a plain directory).
+func releaseOrder(a, b string) (int, bool) {
+	va, ok := labelRelease(a)
+	if !ok {
+		return 0, false
+	}
+	vb, ok := labelRelease(b)
+	if !ok {
+		return 0, false
+	}
+	return va.Compare(vb), true
+}
+
+func labelRelease(label string) (releases.Version, bool) {
+	ref, _, _ := strings.Cut(label, " (")
+	if !strings.HasPrefix(ref, "v") {
+		return "", false
+	}
+	return releases.ParseVersion(ref)
 }
 
 // findDefsDir looks for findings/defs in the working directory and its

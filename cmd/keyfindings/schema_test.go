@@ -194,6 +194,21 @@ func TestSchemaRejects(t *testing.T) {
 		{"negative tokens", data, func(_, l, _ map[string]any) {
 			l["tokens"] = map[string]any{"o200k_base": -1, "cl100k_base": 13}
 		}, false},
+		{"code_differs", data, func(_, l, _ map[string]any) {
+			l["code_differs"] = map[string]any{"sha256": hex64, "at": "v1.0.0 (1234567)", "commit": strings.Repeat("a", 40)}
+		}, true},
+		{"code_differs read from a plain directory", data, func(_, l, _ map[string]any) {
+			l["code_differs"] = map[string]any{"sha256": hex64, "at": "plain directory"}
+		}, true},
+		{"code_differs without at", data, func(_, l, _ map[string]any) {
+			l["code_differs"] = map[string]any{"sha256": hex64}
+		}, false},
+		{"code_differs with a short sha256", data, func(_, l, _ map[string]any) {
+			l["code_differs"] = map[string]any{"sha256": hex64[:12], "at": "v1"}
+		}, false},
+		{"code_differs on a record not located", data, func(_, _, o map[string]any) {
+			o["code_differs"] = map[string]any{"sha256": hex64, "at": "v1"}
+		}, false},
 		{"tokens of one encoding", data, func(_, l, _ map[string]any) {
 			l["tokens"] = map[string]any{"o200k_base": 12}
 		}, false},
