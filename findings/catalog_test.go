@@ -316,7 +316,7 @@ var catalogFacts = map[string]map[string]string{
 	"noop-tool":           {"tool": `"_noop"`, "description": `"Placeholder; ignore."`, "parameters": `["why"]`},
 	"tool-strict-mode":    {"strict": `true`},
 	"tool-order":          {"sort": `"([a], [b]) => b.localeCompare(a)"`},
-	"system-text-order":   {"order": `["rules","env","notes"]`, "structured_output_line": `"Answer with the Shape tool only."`},
+	"system-text-order":   {"order": `["rules","env","skills"]`, "structured_output_line": `"Answer with the Shape tool only."`},
 	"mcp-tool-names":      {"separator": `"__"`, "sanitize_patterns": `[{"pattern":"/[^a-z]/g","with":"-"}]`},
 	"mcp-instructions": {
 		"lines":     `["<servers>","[${item.name}] ${item.text}","</servers>"]`,

@@ -4,9 +4,9 @@ const STRUCTURED_OUTPUT_SYSTEM_PROMPT = `Answer with the Shape tool only.`
 const STRUCTURED_OUTPUT_DESCRIPTION = "Give the answer here."
 
 export const loop = Effect.fn("SessionPrompt.loop")(function* (input: any) {
-  const [notes, env, rules] = yield* Effect.all([input.notes(), input.env(), input.rules()])
   // want-start: system-text-order system-array
-  const system = [...rules, ...env, ...(notes ? [notes] : [])]
+  const [skills, env, rules] = yield* Effect.all([input.skills(), input.env(), input.rules()])
+  const system = [...rules, ...env, ...(skills ? [skills] : [])]
   const format = input.format ?? { type: "text" as const }
   if (format.type === "json_schema") system.push(STRUCTURED_OUTPUT_SYSTEM_PROMPT)
   // want-end: system-text-order
