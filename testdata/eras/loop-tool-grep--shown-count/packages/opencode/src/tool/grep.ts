@@ -9,6 +9,7 @@ export const GrepTool = Tool.define("grep", {
       throw new Error("search failed")
     }
 // want-start: loop-tool-grep shown-count
+    matches.sort((a, b) => b.modTime - a.modTime)
     const limit = 30
     const truncated = matches.length > limit
     const shown = truncated ? matches.slice(0, limit) : matches

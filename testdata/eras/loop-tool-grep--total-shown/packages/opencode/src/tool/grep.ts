@@ -8,8 +8,8 @@ export const GrepTool = Tool.define("grep", {
   async execute(params) {
     const { hits, failed } = await Searcher.run(params.pattern)
     const matches = hits.map((h) => ({ ...h, modTime: h.time }))
-    matches.sort((a, b) => b.modTime - a.modTime)
 // want-start: loop-tool-grep total-shown
+    matches.sort((a, b) => b.modTime - a.modTime)
     const limit = 30
     const truncated = matches.length > limit
     const shown = truncated ? matches.slice(0, limit) : matches

@@ -3,8 +3,9 @@ import * as Tool from "./tool"
 export const TaskTool = Tool.define("task", {
   async execute(params: { prompt: string }) {
     const result = await prompt(params.prompt)
-    const text = result.text
+    const steps = result.steps.length
     // want-start: loop-tool-task task-metadata
+    const text = result.messages.findLast((m) => m.kind === "text")?.body ?? ""
     const output = text + "\n\n" + ["<task_metadata>", `session: ${result.sessionID}`, "</task_metadata>"].join("\n")
 
     return {

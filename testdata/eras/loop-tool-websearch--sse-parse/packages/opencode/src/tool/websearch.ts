@@ -5,6 +5,9 @@ export const WebSearchTool = Tool.define("websearch", {
   async execute(params) {
     const body = JSON.stringify({ method: "tools/call", query: params.query })
 // want-start: loop-tool-websearch sse-parse
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(), 9000)
+
     try {
       const response = await fetch("https://search.example/mcp", { method: "POST", body })
       if (!response.ok) {
