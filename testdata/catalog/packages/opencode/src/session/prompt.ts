@@ -130,7 +130,7 @@ export const steer = Effect.fn("SessionPrompt.steer")(function* (input: {
     for (const m of msgs) {
       for (const p of m.parts) if (p.type === "text") p.seen = true
     }
-// want-start: queued-user-text in-place
+// want-start: queued-user-text effect
     if (step > 1 && lastFinished) {
       for (const m of msgs) {
         if (m.info.role !== "user" || m.info.id <= lastFinished.id) continue

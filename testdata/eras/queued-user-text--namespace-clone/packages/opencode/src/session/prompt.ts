@@ -13,7 +13,7 @@ export namespace SessionPrompt {
 
       const sessionMessages = clone(msgs)
 
-// want-start: queued-user-text clone
+// want-start: queued-user-text namespace-clone
       if (step > 1 && lastFinished) {
         for (const msg of sessionMessages) {
           if (msg.info.role !== "user" || msg.info.id <= lastFinished.id) continue
