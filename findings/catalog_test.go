@@ -185,6 +185,13 @@ var catalogFacts = map[string]map[string]string{
 		"stored_by":     `["sessions.updatePart"]`,
 		"synthetic":     `[true]`,
 	},
+	"queued-user-text": {
+		"runs_when":   `"step > 1 && lastFinished"`,
+		"messages":    `"msgs"`,
+		"skips":       `["(m.info.role !== \"user\" || m.info.id <= lastFinished.id)","(p.type !== \"text\" || p.ignored || p.synthetic)","(!p.text.trim())"]`,
+		"wrapper":     `["<note>","The user sent the following message:","p.text","","Handle it, then carry on.","</note>"]`,
+		"joined_with": `"\n"`,
+	},
 	"max-steps-notice":                   {"role": `"assistant"`, "notice": `"MAX_STEPS_PROMPT"`, "after": `"...modelMsgs"`, "last_step": `"step >= maxSteps"`},
 	"loop-prompt-texts-max-steps-prompt": {"text": `"LAST STEP\n\nNo more tools. Say what is done and what is left."`},
 	"compaction-overflow":                {"buffer": `10000`, "compare": `"count >= usable(input)"`, "disabled_when": `["(input.cfg.compaction?.auto === false)","(input.model.limit.context === 0)"]`},

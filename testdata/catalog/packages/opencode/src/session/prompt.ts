@@ -115,3 +115,34 @@ export const runLoop = Effect.fn("SessionPrompt.run")(function* (input: {
     if (outcome === "break") break
   }
 })
+
+export const steer = Effect.fn("SessionPrompt.steer")(function* (input: {
+  sessionID: string
+  read: (id: string) => Effect.Effect<{ info: { id: string; role: string }; parts: any[] }[]>
+  send: (x: unknown) => Effect.Effect<void>
+}) {
+  let step = 0
+  while (true) {
+    step++
+    const msgs = yield* input.read(input.sessionID)
+    const lastFinished = msgs.findLast((m) => m.info.role === "assistant")?.info
+    // A decoy: the same walk without the wrapper.
+    for (const m of msgs) {
+      for (const p of m.parts) if (p.type === "text") p.seen = true
+    }
+// want-start: queued-user-text effect
+    if (step > 1 && lastFinished) {
+      for (const m of msgs) {
+        if (m.info.role !== "user" || m.info.id <= lastFinished.id) continue
+        for (const p of m.parts) {
+          if (p.type !== "text" || p.ignored || p.synthetic) continue
+          if (!p.text.trim()) continue
+          p.text = ["<note>", "The user sent the following message:", p.text, "", "Handle it, then carry on.", "</note>"].join("\n")
+        }
+      }
+    }
+// want-end: queued-user-text
+    yield* input.send({ messages: msgs })
+    if (step > 3) break
+  }
+})
