@@ -140,14 +140,8 @@ func TestListFullCatalog(t *testing.T) {
 // visible note (not a review flag); and accepting an older commit's facts
 // over ones checked at a newer commit needs --force.
 func TestReviewRecordsCode(t *testing.T) {
-	defs, _ := copyDefs(t)
-	g := gittest.New(t)
-	g.CopyTree(catalogTree)
 	const store = "packages/core/src/tool-output-store.ts"
-	orig, err := os.ReadFile(filepath.Join(catalogTree, store))
-	if err != nil {
-		t.Fatal(err)
-	}
+	defs, g, orig := catalogRepo(t, store)
 	g.Commit("first")
 	g.Tag("v1.0.0")
 	g.Write(store, bytes.Replace(orig, []byte("MAX_LINES = 1_500"), []byte("MAX_LINES = 1_700"), 1))
@@ -158,9 +152,7 @@ func TestReviewRecordsCode(t *testing.T) {
 	g.Commit("reformat")
 	g.Tag("v1.2.0")
 
-	review := func(ref string, extra ...string) (int, string, string) {
-		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
-	}
+	review := reviewIn(g.Dir, defs)
 	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
 		t.Fatalf("accept at v1.1.0: exit %d: %s", code, stderr)
 	}
@@ -247,6 +239,29 @@ func TestReviewRecordsCode(t *testing.T) {
 // releaseCommit tags, as opencode does since v1.14, a release commit made
 // on top of g's HEAD and never merged back: later commits on the line do
 // not descend from it.
+// catalogRepo copies the built-in definitions into a temporary directory
+// and starts a repository holding the catalog's fixture tree (nothing
+// committed yet); orig is the fixture's file at path.
+func catalogRepo(t *testing.T, path string) (defs string, g *gittest.Repo, orig []byte) {
+	t.Helper()
+	defs, _ = copyDefs(t)
+	g = gittest.New(t)
+	g.CopyTree(catalogTree)
+	orig, err := os.ReadFile(filepath.Join(catalogTree, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return defs, g, orig
+}
+
+// reviewIn runs keyfindings review on repository dir with the definitions
+// in defs, at a ref, with more flags.
+func reviewIn(dir, defs string) func(ref string, extra ...string) (int, string, string) {
+	return func(ref string, extra ...string) (int, string, string) {
+		return runCmd(append([]string{"review", "--repo", dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
+	}
+}
+
 func releaseCommit(t *testing.T, g *gittest.Repo, tag string) string {
 	t.Helper()
 	head, err := g.Repo.Head()
@@ -270,23 +285,15 @@ func releaseCommit(t *testing.T, g *gittest.Repo, tag string) string {
 // does not descend from v1.0.0's, yet v1.0.0 is older, so accepting its
 // facts over those checked at v1.1.0 needs --force.
 func TestReviewForceOffLineReleases(t *testing.T) {
-	defs, _ := copyDefs(t)
-	g := gittest.New(t)
-	g.CopyTree(catalogTree)
 	const store = "packages/core/src/tool-output-store.ts"
-	orig, err := os.ReadFile(filepath.Join(catalogTree, store))
-	if err != nil {
-		t.Fatal(err)
-	}
+	defs, g, orig := catalogRepo(t, store)
 	g.Commit("first")
 	releaseCommit(t, g, "v1.0.0")
 	g.Write(store, bytes.Replace(orig, []byte("MAX_LINES = 1_500"), []byte("MAX_LINES = 1_700"), 1))
 	g.Commit("more lines")
 	releaseCommit(t, g, "v1.1.0")
 
-	review := func(ref string, extra ...string) (int, string, string) {
-		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
-	}
+	review := reviewIn(g.Dir, defs)
 	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
 		t.Fatalf("accept at v1.1.0: exit %d: %s", code, stderr)
 	}
@@ -312,14 +319,8 @@ func TestReviewForceOffLineReleases(t *testing.T) {
 // would drop the entry checked at a newer one (and flag it there as not
 // reviewed): that needs --force as replacing its facts does.
 func TestReviewForceDrops(t *testing.T) {
-	defs, _ := copyDefs(t)
-	g := gittest.New(t)
-	g.CopyTree(catalogTree)
 	const index = "packages/opencode/src/command/index.ts"
-	orig, err := os.ReadFile(filepath.Join(catalogTree, index))
-	if err != nil {
-		t.Fatal(err)
-	}
+	defs, g, orig := catalogRepo(t, index)
 	const imp = "import PROMPT_REVIEW from \"./template/review.txt\"\n"
 	if !bytes.Contains(orig, []byte(imp)) {
 		t.Fatalf("%s lacks %q", index, imp)
@@ -331,9 +332,7 @@ func TestReviewForceDrops(t *testing.T) {
 	g.Commit("the review command")
 	g.Tag("v1.1.0")
 
-	review := func(ref string, extra ...string) (int, string, string) {
-		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
-	}
+	review := reviewIn(g.Dir, defs)
 	if code, _, stderr := review("v1.1.0", "--accept"); code != 0 {
 		t.Fatalf("accept at v1.1.0: exit %d: %s", code, stderr)
 	}
@@ -364,14 +363,8 @@ func TestReviewForceDrops(t *testing.T) {
 // v1.0.0, and not the other way); another ref is refused unless --force,
 // not taken for one at a newer commit.
 func TestReviewForceShallow(t *testing.T) {
-	defs, _ := copyDefs(t)
-	g := gittest.New(t)
-	g.CopyTree(catalogTree)
 	const store = "packages/core/src/tool-output-store.ts"
-	orig, err := os.ReadFile(filepath.Join(catalogTree, store))
-	if err != nil {
-		t.Fatal(err)
-	}
+	defs, g, orig := catalogRepo(t, store)
 	tree := func(id string) plumbing.Hash {
 		c, err := g.Repo.CommitObject(plumbing.NewHash(id))
 		if err != nil {
@@ -398,9 +391,7 @@ func TestReviewForceShallow(t *testing.T) {
 			g.Branch("old", id)
 		}
 	}
-	review := func(ref string, extra ...string) (int, string, string) {
-		return runCmd(append([]string{"review", "--repo", g.Dir, "--ref", ref, "--defs", defs, "--quiet"}, extra...)...)
-	}
+	review := reviewIn(g.Dir, defs)
 	// The catalog's entries were checked at v1.18.3, which this copy
 	// lacks: its version is the later one.
 	if code, _, stderr := review("v1.1.0", "--accept"); code != 1 || !strings.Contains(stderr, "reviewed at the newer v1.18.3 (127bdb3)") {
