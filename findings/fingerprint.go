@@ -33,7 +33,9 @@ func (c *Catalog) Fingerprint() (string, error) {
 // has a yaml tag; the file name and position do not). Fingerprint hashes
 // them, and locate keys a definition's cached results by its own. They
 // are computed once, on all cores (a catalog of 80 definitions takes some
-// 20 ms of CPU), and again only when Definitions is changed.
+// 20 ms of CPU), and again only when Definitions is changed: a definition
+// edited in place after loading is not noticed (definitions are data,
+// read once and not changed).
 func (c *Catalog) Encodings() ([][]byte, error) {
 	c.enc.mu.Lock()
 	defer c.enc.mu.Unlock()
