@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -153,7 +154,10 @@ func Accepted(cat *findings.Catalog, doc *findings.Document, at findings.Checked
 		entry := findings.Reviewed{Facts: findings.Normalize(r.Facts), Code: []findings.CheckedCode{checked}}
 		if old, ok := d.Reviewed[key]; ok {
 			if findings.EqualFacts(old.Facts, r.Facts) {
-				entry.Code = withCode(old.Code, checked)
+				entry.Code = old.Code
+				if !old.Checked(checked.SHA256) {
+					entry.Code = append(slices.Clone(old.Code), checked)
+				}
 			} else if readAtCommits(old.Code) {
 				replaced = append(replaced, Replaced{Definition: d.ID, Key: key, Checked: old.Code})
 			}
@@ -180,16 +184,6 @@ func Accepted(cat *findings.Catalog, doc *findings.Document, at findings.Checked
 		return replaced[i].Key < replaced[j].Key
 	})
 	return out, replaced
-}
-
-// withCode is code with c appended, unless it holds c's bytes already.
-func withCode(code []findings.CheckedCode, c findings.CheckedCode) []findings.CheckedCode {
-	for _, old := range code {
-		if old.SHA256 == c.SHA256 {
-			return code
-		}
-	}
-	return append(append([]findings.CheckedCode{}, code...), c)
 }
 
 func readAtCommits(code []findings.CheckedCode) bool {
@@ -336,14 +330,11 @@ func reviewedStart(data []byte) (int, error) {
 func marshalReviewed(reviewed map[string]findings.Reviewed) ([]byte, error) {
 	// A JSON round trip turns every value into plain maps, lists, strings,
 	// float64 and bool, which yaml renders with sorted keys.
-	plainEntries := make(map[string]map[string]any, len(reviewed))
+	plainEntries := make(map[string]any, len(reviewed))
 	for key, e := range reviewed {
-		m := make(map[string]any, len(e.Facts)+1)
-		for k, v := range e.Facts {
-			m[k] = v
-		}
-		if len(e.Code) > 0 {
-			m[findings.CodeKey] = e.Code
+		m, err := e.MarshalYAML() // the facts and, under CodeKey, the code
+		if err != nil {
+			return nil, err
 		}
 		plainEntries[key] = m
 	}
