@@ -74,6 +74,9 @@ type Definition struct {
 	// ShapeName is set on the views Forms returns: the shape the view
 	// is, "" for a definition without shapes.
 	ShapeName string `yaml:"-"`
+	// SearchFrom is set on the views Forms returns: the shape's
+	// SearchFrom.
+	SearchFrom string `yaml:"-"`
 }
 
 // Shape is one form of a finding's code in opencode's history (a
@@ -92,6 +95,14 @@ type Shape struct {
 	Claim      string     `yaml:"claim,omitempty"`
 	When       string     `yaml:"when,omitempty"`
 	Caveat     string     `yaml:"caveat,omitempty"`
+	// SearchFrom is a release tag no older than the shape's code: at a
+	// commit git ancestry places before it, the shape is looked for at
+	// its own paths only, never by the tree search that follows a moved
+	// file (in the history before a shape's code existed, a search
+	// could only parse files in vain). It bounds the work; it says
+	// nothing about the finding, and a shape matched at its paths before
+	// it is located as anywhere else.
+	SearchFrom string `yaml:"search_from,omitempty"`
 }
 
 // Forms returns the definition as each of its shapes sees it, in the
@@ -108,6 +119,7 @@ func (d *Definition) Forms() []*Definition {
 		v := *d
 		v.Shapes = nil
 		v.ShapeName = s.Name
+		v.SearchFrom = s.SearchFrom
 		v.Query = s.Query
 		if s.Path != "" {
 			v.Path, v.Candidates = s.Path, s.Candidates
@@ -420,10 +432,30 @@ func (d *Definition) validateShapes() error {
 		if err == nil {
 			err = validateFacts(s.Facts)
 		}
+		if err == nil {
+			err = d.validateSearchFrom(s.SearchFrom)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}
 		seen[s.Name] = true
+	}
+	return nil
+}
+
+// validateSearchFrom checks a shape's search_from: a release tag inside
+// the definition's since/until range, after since (before it the tree
+// search is off already).
+func (d *Definition) validateSearchFrom(tag string) error {
+	switch {
+	case tag == "":
+		return nil
+	case !semver.IsValid(tag):
+		return fmt.Errorf("search_from %q is not a release tag such as v1.15.5", tag)
+	case d.Since != "" && semver.Compare(tag, d.Since) <= 0:
+		return fmt.Errorf("search_from %s is not after since %s, where the tree search starts anyway: drop it", tag, d.Since)
+	case d.Until != "" && semver.Compare(tag, d.Until) >= 0:
+		return fmt.Errorf("search_from %s is not before until %s: the shape would never be searched for; drop it or fix the tag", tag, d.Until)
 	}
 	return nil
 }

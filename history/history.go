@@ -357,6 +357,12 @@ type walker struct {
 	// outside remembers where commits stand to it (see outsideAlike).
 	hist    source.History
 	outside map[plumbing.Hash]string
+	// skipped remembers the shapes the tree search skips at commits
+	// (see searchSkipped); searchFrom is set when a shape has a
+	// search_from, nshapes counts the definition's shapes.
+	skipped    map[plumbing.Hash][]string
+	searchFrom bool
+	nshapes    int
 	// states holds the records of the last commits located, bounded.
 	states map[plumbing.Hash]*state
 	// at is the position of the node the walk is at; last the position
@@ -389,14 +395,17 @@ const maxStates = 32
 func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string) *walker {
 	return &walker{
 		repo: repo, x: x, q: q, ids: ids,
-		paths:    append([]string{q.Definition.Path}, q.Definition.Candidates...),
-		diff:     &treeDiff{},
-		extra:    map[string]bool{},
-		keys:     map[plumbing.Hash]*inputs{},
-		states:   map[plumbing.Hash]*state{},
-		compared: map[plumbing.Hash]comparison{},
-		hist:     source.NewGitHistory(repo),
-		outside:  map[plumbing.Hash]string{},
+		paths:      append([]string{q.Definition.Path}, q.Definition.Candidates...),
+		diff:       &treeDiff{},
+		extra:      map[string]bool{},
+		keys:       map[plumbing.Hash]*inputs{},
+		states:     map[plumbing.Hash]*state{},
+		compared:   map[plumbing.Hash]comparison{},
+		hist:       source.NewGitHistory(repo),
+		outside:    map[plumbing.Hash]string{},
+		skipped:    map[plumbing.Hash][]string{},
+		nshapes:    max(len(q.Definition.Shapes), 1),
+		searchFrom: slices.ContainsFunc(q.Definition.Shapes, func(s findings.Shape) bool { return s.SearchFrom != "" }),
 	}
 }
 
@@ -674,13 +683,14 @@ func (w *walker) forget(n node, k int, last map[plumbing.Hash]int) {
 		if at, ok := last[h]; ok && at == k {
 			delete(w.keys, h)
 			delete(w.outside, h)
+			delete(w.skipped, h)
 		}
 	}
 }
 
 // done drops what the walker keeps between passes, once it walks no more.
 func (w *walker) done() {
-	w.keys, w.states, w.compared, w.outside = nil, nil, nil, nil
+	w.keys, w.states, w.compared, w.outside, w.skipped = nil, nil, nil, nil, nil
 }
 
 func (w *walker) isPath(p string) bool {

@@ -78,7 +78,24 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 	if alike, err := w.outsideAlike(n); alike || err != nil {
 		return unchangedInputs, err
 	}
-	changed, err := w.sourcesDiffer(ptree, n.tree)
+	skipped, err := w.searchSkipped(n.hash)
+	if err != nil {
+		return 0, err
+	}
+	pskipped, err := w.searchSkipped(n.parent)
+	if err != nil {
+		return 0, err
+	}
+	if !slices.Equal(skipped, pskipped) {
+		// A shape's search_from lies between them: the search at n
+		// tries another set of shapes than at its parent.
+		return sourcesChanged, nil
+	}
+	if len(skipped) == w.nshapes {
+		// Every shape is looked for at its paths only, on both sides.
+		return unchangedInputs, nil
+	}
+	changed, err := w.sourcesDiffer(ptree, n.tree, skipped)
 	if err != nil {
 		return 0, err
 	}
@@ -104,6 +121,23 @@ func (w *walker) outsideAlike(n node) (bool, error) {
 	}
 	par, err := w.outsideRange(n.parent)
 	return cur == par, err
+}
+
+// searchSkipped is locate's Extractor.SearchSkipped for commit h,
+// remembered.
+func (w *walker) searchSkipped(h plumbing.Hash) ([]string, error) {
+	if w.nshapes == 0 || !w.searchFrom {
+		return nil, nil
+	}
+	if s, ok := w.skipped[h]; ok {
+		return s, nil
+	}
+	s, err := w.x.SearchSkipped(w.q.Definition.ID, w.hist, h.String())
+	if err != nil {
+		return nil, fmt.Errorf("place %s against %s's search_from tags: %w", h, w.q.Definition.ID, err)
+	}
+	w.skipped[h] = s
+	return s, nil
 }
 
 // outsideRange is locate's Extractor.OutsideRange for commit h,
@@ -248,13 +282,13 @@ const hashLen = 20
 // either side, hold the query's anchors (the search parses no other
 // file). The files that differ are listed once for all walkers (see
 // treeDiff); each blob is tested once over the run.
-func (w *walker) sourcesDiffer(a, b plumbing.Hash) (bool, error) {
+func (w *walker) sourcesDiffer(a, b plumbing.Hash, skipped []string) (bool, error) {
 	blobs, err := w.diff.changed(w.objs, a, b)
 	if err != nil {
 		return false, err
 	}
 	for _, h := range blobs {
-		held, err := w.x.SearchConsiders(w.q.Definition.ID, h.String(), func() ([]byte, error) { return w.diff.read(w, h) })
+		held, err := w.x.SearchConsiders(w.q.Definition.ID, h.String(), skipped, func() ([]byte, error) { return w.diff.read(w, h) })
 		if held || err != nil {
 			return held, err
 		}

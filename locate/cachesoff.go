@@ -22,8 +22,8 @@ var cachesOff struct {
 	// runs: a query group runs again for every text that asks for the
 	// same node and range of a file (parsedFile.runs).
 	runs bool
-	// lineage: every definition's since/until placement walks the
-	// history afresh (a new lineage per rangeAt call).
+	// lineage: every since/until/search_from placement walks the
+	// history afresh (a new lineage per placement).
 	lineage bool
 	// tokens: every model-text excerpt's tokens are counted afresh
 	// (countTokens).

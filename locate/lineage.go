@@ -550,21 +550,8 @@ type outside struct {
 // until tags: nil when inside, or when ancestry does not tell (a plain
 // directory, a tag the repository lacks, an unrelated commit).
 func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition, walking func()) (*outside, error) {
-	if d.Since == "" && d.Until == "" {
-		return nil, nil
-	}
-	h := snap.History()
-	if h == nil {
-		return nil, nil
-	}
-	x.src.Lock()
-	defer x.src.Unlock()
-	l := x.lineage
-	if cachesOff.lineage {
-		l = newLineage()
-	}
 	if d.Since != "" {
-		p, err := l.place(h, snap.Commit(), d.Since, walking)
+		p, err := x.placeAt(snap, d.Since, walking)
 		if err != nil {
 			return nil, err
 		}
@@ -573,7 +560,7 @@ func (x *Extractor) rangeAt(snap source.Snapshot, d *findings.Definition, walkin
 		}
 	}
 	if d.Until != "" {
-		p, err := l.place(h, snap.Commit(), d.Until, walking)
+		p, err := x.placeAt(snap, d.Until, walking)
 		if err != nil {
 			return nil, err
 		}
@@ -599,4 +586,61 @@ func (o *outside) apply(recs []*findings.Record) {
 			sort.Strings(r.Warnings)
 		}
 	}
+}
+
+// searchOff names the shapes of a definition that the tree search skips
+// at a commit: every one when the commit is outside the definition's
+// since/until range (all), else those whose search_from it comes before.
+type searchOff struct {
+	all    bool
+	shapes map[*compiledShape]bool
+}
+
+// searchSkipped returns the shapes of cd that the tree search skips at
+// r's commit for their search_from: those with one that the commit comes
+// before by ancestry, among the shapes whose own files are all absent
+// there (a shape whose file is present is never searched for, so its
+// place is not asked). nil when none, or when ancestry does not tell.
+func (x *Extractor) searchSkipped(r *run, cd *compiledDef, walking func()) (map[*compiledShape]bool, error) {
+	var out map[*compiledShape]bool
+	for _, s := range cd.shapes {
+		tag := s.def.SearchFrom
+		if tag == "" {
+			continue
+		}
+		absent, err := r.absent(s)
+		if err != nil || !absent {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		p, err := x.placeAt(r.snap, tag, walking)
+		if err != nil {
+			return nil, err
+		}
+		if p == Before {
+			if out == nil {
+				out = map[*compiledShape]bool{}
+			}
+			out[s] = true
+		}
+	}
+	return out, nil
+}
+
+// placeAt is where snap's commit stands to tag, PlaceUnknown for a plain
+// directory.
+func (x *Extractor) placeAt(snap source.Snapshot, tag string, walking func()) (Place, error) {
+	h := snap.History()
+	if h == nil {
+		return PlaceUnknown, nil
+	}
+	x.src.Lock()
+	defer x.src.Unlock()
+	l := x.lineage
+	if cachesOff.lineage {
+		l = newLineage()
+	}
+	return l.place(h, snap.Commit(), tag, walking)
 }

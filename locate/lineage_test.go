@@ -421,3 +421,79 @@ func TestNodeSet(t *testing.T) {
 		t.Errorf("%d words for 300 nodes, want 5", len(s))
 	}
 }
+
+// TestSearchFrom: before a shape's search_from (by ancestry) the tree
+// search skips that shape, so code of that shape in another file is not
+// found there, and the missing record says why; at its own path the shape
+// is located before search_from as anywhere; from the tag on, and where
+// ancestry cannot tell (a plain directory), the search finds the moved
+// code. Older shapes are searched for all along.
+func TestSearchFrom(t *testing.T) {
+	module, err := os.ReadFile(withCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	namespace, err := os.ReadFile("../testdata/shapes/namespace/" + systemPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const elsewhere = "packages/opencode/src/prompt/system.ts"
+	r := gittest.New(t)
+	r.Write(elsewhere, module)
+	early := r.Commit("module form elsewhere, before v1.0.0")
+	r.Tag("v1.0.0")
+	r.Remove(elsewhere)
+	r.Write(systemPath, module)
+	atPath := r.Commit("module form at its path, before v1.1.0")
+	r.Remove(systemPath)
+	r.Write(elsewhere, namespace)
+	older := r.Commit("namespace form elsewhere, before v1.1.0")
+	r.Write(elsewhere, module)
+	r.Commit("v1.1.0: module form elsewhere")
+	r.Tag("v1.1.0")
+	late := r.Commit("after v1.1.0")
+	x := loadDefs(t, "../testdata/shapes/search-from-defs")
+	for _, tt := range []struct {
+		name, commit string
+		status       findings.Status
+		path, shape  string
+		problem      string
+	}{
+		{"before", early, findings.StatusMissing, "", "", "shape module: file not found: " + systemPath + " (not searched for elsewhere before v1.1.0, the shape's search_from)"},
+		{"at its path", atPath, findings.StatusLocated, systemPath, "module", ""},
+		{"older shape", older, findings.StatusLocated, elsewhere, "namespace", ""},
+		{"from the tag", late, findings.StatusLocated, elsewhere, "module", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := x.Extract(snapshotOf(r, tt.commit), Meta{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Document.Find("late-module")
+			if got.Status != tt.status {
+				t.Fatalf("status %s (%s), want %s", got.Status, deref(got.Problem), tt.status)
+			}
+			if tt.problem != "" && !strings.HasPrefix(deref(got.Problem), tt.problem) {
+				t.Errorf("problem %q, want it to start with %q", deref(got.Problem), tt.problem)
+			}
+			if tt.path != "" && (got.Location == nil || got.Location.Path != tt.path || got.Shape != tt.shape) {
+				t.Errorf("located at %+v shape %q, want %s by shape %s", got.Location, got.Shape, tt.path, tt.shape)
+			}
+		})
+	}
+	// A plain directory has no ancestry to place it by: searched.
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir+"/packages/opencode/src/prompt", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/"+elsewhere, module, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := x.Extract(source.NewDirSnapshot(dir), Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Document.Find("late-module"); got.Status != findings.StatusLocated {
+		t.Errorf("plain directory: status %s (%s), want located", got.Status, deref(got.Problem))
+	}
+}

@@ -378,6 +378,7 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 	// definitions whose files are all absent share one tree search.
 	keys := make([]string, len(defs))
 	outsides := make([]*outside, len(defs))
+	offs := make([]searchOff, len(defs))
 	var moved []*compiledShape
 	a := &ahead{x: x, defs: defs}
 	defer a.stop()
@@ -386,7 +387,13 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 		if outsides[i], err = x.rangeAt(snap, cd.def, a.walking); err != nil {
 			return nil, nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
-		key, search, err := resultKey(cd, r, outsides[i] != nil)
+		offs[i] = searchOff{all: outsides[i] != nil}
+		if !offs[i].all {
+			if offs[i].shapes, err = x.searchSkipped(r, cd, a.walking); err != nil {
+				return nil, nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
+			}
+		}
+		key, search, err := resultKey(cd, r, offs[i])
 		if err != nil {
 			return nil, nil, fmt.Errorf("finding %s: %w", cd.def.ID, err)
 		}
@@ -405,7 +412,7 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 	recs := make([][]*findings.Record, len(defs))
 	errs := make([]error, len(defs))
 	par.ForEach(len(defs), x.workers, func(i int) {
-		recs[i], errs[i] = r.records(defs[i], keys[i], outsides[i] != nil)
+		recs[i], errs[i] = r.records(defs[i], keys[i], offs[i])
 	})
 	for i, cd := range defs {
 		if errs[i] != nil {
@@ -423,15 +430,16 @@ func (x *Extractor) extract(snap source.Snapshot, meta Meta, defs []*compiledDef
 // records returns cd's records in r: the cached ones when everything they
 // were computed from holds the same in r, else located afresh and cached.
 //
-// With noSearch (the commit is outside the definition's since/until
-// range) the definition is looked for at its own paths only: the tree
-// search, the costliest step at an old release, would find nothing but
-// a range to correct, and a file at a named path still warns of that.
-func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.Record, error) {
+// The shapes off names (all of them when the commit is outside the
+// definition's since/until range) are looked for at their own paths
+// only: the tree search, the costliest step at an old release, would
+// find nothing but a range to correct, and a file at a named path still
+// warns of that.
+func (r *run) records(cd *compiledDef, key string, off searchOff) ([]*findings.Record, error) {
 	r.x.cpu <- struct{}{}
 	defer func() { <-r.x.cpu }()
 	if cachesOff.results {
-		recs, _, err := r.locate(cd, noSearch)
+		recs, _, err := r.locate(cd, off)
 		return recs, err
 	}
 	c := r.x.results
@@ -455,7 +463,7 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 		}
 	}
 	c.misses.Add(1)
-	recs, deps, err := r.locate(cd, noSearch)
+	recs, deps, err := r.locate(cd, off)
 	if err != nil {
 		return nil, err
 	}
@@ -475,8 +483,8 @@ func (r *run) records(cd *compiledDef, key string, noSearch bool) ([]*findings.R
 }
 
 // locate locates cd afresh in r and lists what it read.
-func (r *run) locate(cd *compiledDef, noSearch bool) ([]*findings.Record, []dep, error) {
-	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}, noSearch: noSearch}
+func (r *run) locate(cd *compiledDef, off searchOff) ([]*findings.Record, []dep, error) {
+	l := &locator{x: r.x, run: r, snap: r.snap, meta: r.meta, views: map[string]*parsedFile{}, off: off}
 	defer l.close()
 	recs, err := l.locate(cd)
 	if err != nil {
@@ -496,8 +504,8 @@ type locator struct {
 	// views are the parsed files queried, by path; closed by close.
 	views map[string]*parsedFile
 	deps  []dep
-	// noSearch skips the tree search (see run.records).
-	noSearch bool
+	// off names the shapes the tree search skips (see run.records).
+	off searchOff
 }
 
 // span is one located range, with the matches that produced it.
@@ -643,8 +651,10 @@ func (l *locator) locateShape(cd *compiledShape) ([]*findings.Record, error) {
 		spans = append(spans, s...)
 	}
 	var searchNote string
-	if !anyFile && l.noSearch {
+	if !anyFile && l.off.all {
 		problem = "file not found: " + d.Path
+	} else if !anyFile && l.off.shapes[cd] {
+		problem = "file not found: " + d.Path + " (not searched for elsewhere before " + d.SearchFrom + ", the shape's search_from)"
 	} else if !anyFile {
 		moved, skipped, err := l.searchTree(cd)
 		if err != nil {

@@ -115,13 +115,19 @@ func (c *resultCache) begin() {
 // every shape) and what the paths and candidates of all its shapes hold.
 // search lists the shapes whose files are all absent: locating them
 // searches the tree.
-func resultKey(cd *compiledDef, r *run, noSearch bool) (key string, search []*compiledShape, err error) {
+func resultKey(cd *compiledDef, r *run, off searchOff) (key string, search []*compiledShape, err error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", cd.hash)
-	if noSearch {
+	if off.all {
 		// Outside its since/until range the definition is looked for at
 		// its own paths only: another result than a search's.
 		fmt.Fprintf(h, "no tree search\n")
+	}
+	for _, s := range cd.shapes {
+		if off.shapes[s] {
+			// Likewise a shape before its search_from.
+			fmt.Fprintf(h, "no tree search for shape %s\n", s.def.ShapeName)
+		}
 	}
 	for _, p := range cd.paths() {
 		id, err := r.lookup(p)
@@ -135,18 +141,36 @@ func resultKey(cd *compiledDef, r *run, noSearch bool) (key string, search []*co
 	// is present may well decide, and a later shape is then searched for
 	// only if it does not; see run.searchFor).
 	for _, s := range cd.shapes {
-		absent := true
-		for _, p := range s.paths() {
-			if id, _ := r.lookup(p); id != "" {
-				absent = false
-			}
+		absent, err := r.absent(s)
+		if err != nil {
+			return "", nil, err
 		}
-		if !absent || noSearch {
+		if !absent || off.all {
 			break
+		}
+		if off.shapes[s] {
+			// Looked for at its paths only, where nothing is: the
+			// next shape is tried.
+			continue
 		}
 		search = append(search, s)
 	}
 	return hex.EncodeToString(h.Sum(nil)), search, nil
+}
+
+// absent reports whether none of the shape's own files (path and
+// candidates) is in r.
+func (r *run) absent(s *compiledShape) (bool, error) {
+	for _, p := range s.paths() {
+		id, err := r.lookup(p)
+		if err != nil {
+			return false, err
+		}
+		if id != "" {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // valid reports whether every dep of cd's result holds the same in r.

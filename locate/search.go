@@ -2,25 +2,30 @@ package locate
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/keyfindings/keyfindings/source"
 )
 
 // SearchConsiders reports whether the tree search for definition id would
 // consider a .ts/.tsx file with these bytes: whether they hold every
-// anchor of one of the definition's shapes' queries. blob is the file's git blob id; the
+// anchor of one of the definition's shapes' queries, the shapes named in
+// skipped (see SearchSkipped) left out. blob is the file's git blob id; the
 // answer is remembered by it, so read is called at most once per blob over
 // the Extractor's life (and not at all for a blob a search already
 // filtered). A caller that compares two commits (keyfindings log) uses it
 // to tell whether a change to a source file can change what the search
 // finds.
-func (x *Extractor) SearchConsiders(id, blob string, read func() ([]byte, error)) (bool, error) {
+func (x *Extractor) SearchConsiders(id, blob string, skipped []string, read func() ([]byte, error)) (bool, error) {
 	cd, err := x.def(id)
 	if err != nil {
 		return false, err
 	}
 	var data []byte
 	for _, s := range cd.shapes {
+		if slices.Contains(skipped, s.def.ShapeName) {
+			continue
+		}
 		ok, known := x.anchors.holds(blob, s.anchorIDs)
 		if !known {
 			if data == nil {
@@ -36,6 +41,34 @@ func (x *Extractor) SearchConsiders(id, blob string, read func() ([]byte, error)
 		}
 	}
 	return false, nil
+}
+
+// SearchSkipped lists the shapes of definition id, by name in the
+// definition's order, whose search_from commit comes before in history
+// h: there the tree search skips them (for all of a definition's shapes
+// whose files are absent, as at a commit before a shape's code existed).
+// Two commits whose lists and files at the definition's paths are the
+// same, and whose source files that the search considers (SearchConsiders
+// with this list) are the same, have the same records.
+func (x *Extractor) SearchSkipped(id string, h source.History, commit string) ([]string, error) {
+	cd, err := x.def(id)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range cd.shapes {
+		if s.def.SearchFrom == "" {
+			continue
+		}
+		p, err := x.placeAt(commitOf{h: h, commit: commit}, s.def.SearchFrom, nil)
+		if err != nil {
+			return nil, err
+		}
+		if p == Before {
+			out = append(out, s.def.ShapeName)
+		}
+	}
+	return out, nil
 }
 
 // OutsideRange tells where commit stands to definition id's since/until
