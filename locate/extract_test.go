@@ -326,6 +326,9 @@ path: a.ts
 		{"shape without path", strings.Replace(base, "path: a.ts\n", "", 1) + "shapes:\n  - name: a\n    query: (identifier) @finding\n", `shape "a": missing path`},
 		{"since", base + "since: 1.15\nquery: (identifier) @finding\n", `since "1.15" is not a release tag`},
 		{"empty range", base + "since: v1.2.0\nuntil: v1.1.0\nquery: (identifier) @finding\n", "since v1.2.0 is not before until v1.1.0"},
+		{"search_from", base + "shapes:\n  - name: a\n    search_from: 1.4\n    query: (identifier) @finding\n", `shape "a": search_from "1.4" is not a release tag`},
+		{"search_from before since", base + "since: v1.2.0\nshapes:\n  - name: a\n    search_from: v1.2.0\n    query: (identifier) @finding\n", `shape "a": search_from v1.2.0 is not after since v1.2.0`},
+		{"search_from at until", base + "until: v1.3.0\nshapes:\n  - name: a\n    search_from: v1.3.0\n    query: (identifier) @finding\n", `shape "a": search_from v1.3.0 is not before until v1.3.0`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
