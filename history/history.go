@@ -172,7 +172,11 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 		return nil, err
 	}
 	dirs, diff := map[treeName]object.TreeEntry{}, &treeDiff{}
-	hist := source.NewGitHistory(repo)
+	// Commits are placed against release tags (since/until, search_from)
+	// from their headers in the pack files, by the walkers and the
+	// snapshots alike.
+	hist, closeHist := source.NewPackHistory(repo)
+	defer closeHist()
 	ws := make([]*walker, len(groups))
 	for i, g := range groups {
 		fq := q
@@ -624,7 +628,7 @@ func locateAt(ws []*walker, dues []due, h plumbing.Hash) ([]*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
-	snap, err := source.NewGitSnapshot(w0.repo, c)
+	snap, err := source.NewGitSnapshotIn(w0.repo, c, w0.hist)
 	if err != nil {
 		return nil, err
 	}

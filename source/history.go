@@ -87,6 +87,14 @@ type packHistory struct {
 	objs *Objects
 }
 
+// NewPackHistory returns the History of repo that reads commit headers
+// from its pack files, as a repository source's snapshots share one, and
+// a function that closes the files it holds open.
+func NewPackHistory(repo *git.Repository) (History, func() error) {
+	h := newPackHistory(repo)
+	return h, h.close
+}
+
 func newPackHistory(repo *git.Repository) *packHistory {
 	return &packHistory{gitHistory: gitHistory{repo: repo}, objs: NewObjects(repo)}
 }

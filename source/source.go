@@ -105,6 +105,20 @@ func NewGitSnapshot(repo *git.Repository, c *object.Commit) (Snapshot, error) {
 	return &gitSnapshot{repo: repo, commit: c, tree: tree}, nil
 }
 
+// NewGitSnapshotIn is NewGitSnapshot with h as the snapshot's History,
+// for a caller that makes many snapshots of one repository and places
+// their commits against release tags (keyfindings log, with the History
+// of NewPackHistory): the answers an Extractor keeps under a History are
+// then shared among them.
+func NewGitSnapshotIn(repo *git.Repository, c *object.Commit, h History) (Snapshot, error) {
+	snap, err := NewGitSnapshot(repo, c)
+	if err != nil {
+		return nil, err
+	}
+	snap.(*gitSnapshot).hist = h
+	return snap, nil
+}
+
 func (s *gitSnapshot) Commit() string         { return s.commit.Hash.String() }
 func (s *gitSnapshot) CommittedAt() time.Time { return s.commit.Committer.When.UTC() }
 func (s *gitSnapshot) History() History {
