@@ -175,8 +175,9 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	// Commits are placed against release tags (since/until, search_from)
 	// from their headers in the pack files, by the walkers and the
 	// snapshots alike.
-	hist, closeHist := source.NewPackHistory(repo)
+	packs, closeHist := source.NewPackHistory(repo)
 	defer closeHist()
+	hist := &walkHistory{History: packs, read: read}
 	ws := make([]*walker, len(groups))
 	for i, g := range groups {
 		fq := q

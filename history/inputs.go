@@ -532,6 +532,26 @@ type commitInfo struct {
 	when    time.Time
 }
 
+// walkHistory is the History a log places commits by: the parents and
+// times of the commits its walk read come from the walk's table (placing
+// a commit against a release tag reads the commits between them, most of
+// which the walk read already), the others from the pack files.
+type walkHistory struct {
+	source.History
+	read commits
+}
+
+func (h *walkHistory) Parents(commit string) ([]string, time.Time, error) {
+	if ci, ok := h.read[plumbing.NewHash(commit)]; ok {
+		ps := make([]string, len(ci.parents))
+		for i, p := range ci.parents {
+			ps[i] = p.String()
+		}
+		return ps, ci.when, nil
+	}
+	return h.History.Parents(commit)
+}
+
 // commits holds the commits a walk read, so a later walk over the same
 // commits does not decode them again.
 type commits map[plumbing.Hash]commitInfo
