@@ -633,3 +633,88 @@ func TestWalkerStatesBounded(t *testing.T) {
 		}
 	}
 }
+
+// The route definition in two shapes: the newest (an exported function)
+// searched for only from v0.5.0, an older one (a function named legacy)
+// at every commit.
+const routeShapesDef = `id: route
+page: prompts
+section: Routing
+title: Which prompt a model gets
+claim: provider picks the prompt.
+when: Always.
+path: src/session/system.ts
+shapes:
+  - name: function
+    search_from: v0.5.0
+    query: |
+      (export_statement
+        declaration: (function_declaration
+          name: (identifier) @_name (#eq? @_name "provider"))) @finding
+  - name: legacy
+    query: |
+      (function_declaration
+        name: (identifier) @_name (#eq? @_name "legacy")) @finding
+`
+
+// TestLogSearchFrom: before a shape's search_from the tree search skips
+// it, so code of that shape in another file is not found and a change to
+// a file holding only its words is no input; at the tagged commit, though
+// its tree equals its parent's, the search tries the shape and finds the
+// code (appeared); an older shape is searched for all along.
+func TestLogSearchFrom(t *testing.T) {
+	def, err := findings.Parse([]byte(routeShapesDef), "route.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newFixtureRepo(t)
+	words := func(n int) string {
+		return fmt.Sprintf("// export function provider %d\nexport const a = %d\n", n, n)
+	}
+	y := system(0, "gpt")
+	r.commit("root", map[string]string{"lib/x.ts": words(1), "lib/y/system.ts": y})
+	r.commit("edit x", map[string]string{"lib/x.ts": words(2), "lib/y/system.ts": y})
+	r.commit("legacy", map[string]string{"lib/x.ts": words(2), "lib/y/system.ts": y, "lib/z.ts": "function legacy() {}\n"})
+	r.commit("no legacy", map[string]string{"lib/x.ts": words(2), "lib/y/system.ts": y})
+	r.commit("release", map[string]string{"lib/x.ts": words(2), "lib/y/system.ts": y})
+	r.tag("v0.5.0", "release")
+	r.commit("edit x again", map[string]string{"lib/x.ts": words(3), "lib/y/system.ts": y})
+	h, err := logOne(r.repo, Query{ID: "route", Definition: def, To: r.commitObject("edit x again")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"release | appeared | -", "no legacy | disappeared | -", "legacy | appeared | -"}
+	if got := summary(h); !slices.Equal(got, want) {
+		t.Errorf("log: %q, want %q", got, want)
+	}
+	if e := h.Entries[0]; e.New == nil || e.New.Location == nil || e.New.Location.Path != "lib/y/system.ts" {
+		t.Errorf("release: new citation %+v, want lib/y/system.ts", e.New)
+	}
+	// root, legacy, no legacy, release and edit x again; not edit x.
+	if h.Stats.Compared != 5 {
+		t.Errorf("compared %d commits, want 5", h.Stats.Compared)
+	}
+}
+
+// TestLogSinceEdgeSameTree: a release commit whose tree equals its
+// parent's is still compared when the definition's since tag names it:
+// before it the definition was looked for at its paths only (absent), at
+// it the tree search finds the moved code.
+func TestLogSinceEdgeSameTree(t *testing.T) {
+	def, err := findings.Parse([]byte(routeDef+"since: v0.5.0\n"), "route.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newFixtureRepo(t)
+	files := map[string]string{"lib/y/system.ts": system(0, "gpt")}
+	r.commit("root", files)
+	r.commit("release", files)
+	r.tag("v0.5.0", "release")
+	h, err := logOne(r.repo, Query{ID: "route", Definition: def, To: r.commitObject("release")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summary(h), []string{"release | appeared | -"}; !slices.Equal(got, want) {
+		t.Errorf("log: %q, want %q", got, want)
+	}
+}

@@ -72,11 +72,29 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 	if cur.key != par.key {
 		return filesChanged, nil
 	}
-	if !cur.absent || n.tree == ptree {
+	if !cur.absent {
 		return unchangedInputs, nil
 	}
-	if alike, err := w.outsideAlike(n); alike || err != nil {
-		return unchangedInputs, err
+	// The definition's files are absent on both sides: the records come
+	// from the tree search, which depends on where each commit stands to
+	// the definition's since/until range and its shapes' search_from
+	// tags as well as on the source files (even two equal trees differ
+	// when a release's edge lies between them).
+	out, err := w.outsideRange(n.hash)
+	if err != nil {
+		return 0, err
+	}
+	pout, err := w.outsideRange(n.parent)
+	if err != nil {
+		return 0, err
+	}
+	if out != pout {
+		return sourcesChanged, nil
+	}
+	if out != "" {
+		// Both outside the range alike: looked for at the definition's
+		// paths only, which hold the same.
+		return unchangedInputs, nil
 	}
 	skipped, err := w.searchSkipped(n.hash)
 	if err != nil {
@@ -91,8 +109,9 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 		// tries another set of shapes than at its parent.
 		return sourcesChanged, nil
 	}
-	if len(skipped) == w.nshapes {
-		// Every shape is looked for at its paths only, on both sides.
+	if n.tree == ptree || len(skipped) == w.nshapes {
+		// The same sources, or every shape looked for at its paths
+		// only, on both sides.
 		return unchangedInputs, nil
 	}
 	changed, err := w.sourcesDiffer(ptree, n.tree, skipped)
@@ -103,24 +122,6 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 		return sourcesChanged, nil
 	}
 	return unchangedInputs, nil
-}
-
-// outsideAlike reports whether n and its first parent both stand outside
-// the definition's since/until range, alike (both before since:, or both
-// at or after until:). There the definition is looked for at its own
-// paths only, not by the tree search, so when those hold the same on both
-// sides the records are the same whatever other files changed.
-func (w *walker) outsideAlike(n node) (bool, error) {
-	d := w.q.Definition
-	if d.Since == "" && d.Until == "" {
-		return false, nil
-	}
-	cur, err := w.outsideRange(n.hash)
-	if cur == "" || err != nil {
-		return false, err
-	}
-	par, err := w.outsideRange(n.parent)
-	return cur == par, err
 }
 
 // searchSkipped is locate's Extractor.SearchSkipped for commit h,
@@ -141,8 +142,15 @@ func (w *walker) searchSkipped(h plumbing.Hash) ([]string, error) {
 }
 
 // outsideRange is locate's Extractor.OutsideRange for commit h,
-// remembered.
+// remembered: "" inside the definition's since/until range (or where
+// ancestry does not tell), else the reason a record there is absent.
+// Outside it the definition is looked for at its own paths only, not by
+// the tree search, so two commits outside it alike whose files at those
+// paths are the same have the same records, whatever other files changed.
 func (w *walker) outsideRange(h plumbing.Hash) (string, error) {
+	if d := w.q.Definition; d.Since == "" && d.Until == "" {
+		return "", nil
+	}
 	if o, ok := w.outside[h]; ok {
 		return o, nil
 	}
