@@ -115,9 +115,12 @@ type targetWalk struct {
 	// before holds the target's proper ancestors reached so far.
 	before nodeSet
 	queue  nodeQueue
-	// descends remembers, per commit asked about, whether it descends
-	// from the target.
-	descends map[string]bool
+	// after holds the commits known to be the target or to descend from
+	// it, notAfter those known not to: every commit a walk from a commit
+	// asked about went through, on the way to the target or, when it
+	// was not reached, all of them (a log asks about thousands of
+	// commits, newest first, each a parent of one asked before).
+	after, notAfter nodeSet
 }
 
 func newLineage() *lineage { return &lineage{graphs: map[source.History]*graph{}} }
@@ -390,7 +393,7 @@ func (g *graph) walk(target string) (*targetWalk, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &targetWalk{target: target, descends: map[string]bool{}}
+	w := &targetWalk{target: target}
 	w.queue.push(t)
 	g.walks[target] = w
 	return w, nil
@@ -448,45 +451,59 @@ func (g *graph) descends(commit, target string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if d, ok := w.descends[commit]; ok {
-		return d, nil
-	}
 	start, err := g.node(commit)
 	if err != nil {
 		return false, err
 	}
+	switch {
+	case w.after.has(start):
+		return true, nil
+	case w.notAfter.has(start):
+		return false, nil
+	}
 	var queue nodeQueue
 	queue.push(start)
-	seen := map[string]bool{commit: true}
-	found := false
-	for queue.Len() > 0 && !found {
+	// from is the commit each one was reached from, back to start.
+	from := map[*node]*node{start: nil}
+	var found *node
+	for queue.Len() > 0 && found == nil {
 		if err := g.advance(w, queue.top().when); err != nil {
 			return false, err
 		}
 		n := queue.pop()
-		if d, known := w.descends[n.id]; n.id == target || known && d {
-			found = true
+		if n.id == target || w.after.has(n) {
+			found = n
 			break
 		}
-		if w.before.has(n) || n.missing {
-			continue
-		}
-		if d, known := w.descends[n.id]; known && !d {
+		if w.before.has(n) || n.missing || w.notAfter.has(n) {
 			continue
 		}
 		for _, p := range n.parents {
-			if !seen[p] {
-				seen[p] = true
-				pn, err := g.node(p)
-				if err != nil {
-					return false, err
-				}
+			pn, err := g.node(p)
+			if err != nil {
+				return false, err
+			}
+			if _, seen := from[pn]; !seen {
+				from[pn] = n
 				queue.push(pn)
 			}
 		}
 	}
-	w.descends[commit] = found
-	return found, nil
+	if found == nil {
+		// Every way down from each commit reached was followed (or
+		// stopped at a commit that cannot lead to the target): none
+		// descends from it.
+		for n := range from {
+			if !n.missing {
+				w.notAfter.add(n)
+			}
+		}
+		return false, nil
+	}
+	for n := found; n != nil; n = from[n] {
+		w.after.add(n)
+	}
+	return true, nil
 }
 
 // nodeQueue is a max-heap of commits by commit time (ties by id, so the

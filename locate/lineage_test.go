@@ -3,8 +3,11 @@ package locate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -495,5 +498,60 @@ func TestSearchFrom(t *testing.T) {
 	}
 	if got := res.Document.Find("late-module"); got.Status != findings.StatusLocated {
 		t.Errorf("plain directory: status %s (%s), want located", got.Status, deref(got.Problem))
+	}
+}
+
+// TestLineageAnyOrder asks TestLineage's questions in other orders, each
+// of a fresh lineage: what one walk remembers (the commits it went
+// through, descending from the target or not) never changes a later
+// answer.
+func TestLineageAnyOrder(t *testing.T) {
+	_, tests := lineageCases()
+	orders := [][]placeCase{slices.Clone(tests), slices.Clone(tests)}
+	slices.Reverse(orders[0])
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(orders[1]), func(i, j int) { orders[1][i], orders[1][j] = orders[1][j], orders[1][i] })
+	for k, order := range orders {
+		h, _ := lineageCases()
+		l := newLineage()
+		for _, tt := range order {
+			got, err := l.place(h, tt.commit, tt.tag, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("order %d: %s against %s: %v, want %v", k, tt.commit, tt.tag, got, tt.want)
+			}
+		}
+	}
+}
+
+// TestDescendsRemembersTheWay: asked whether the newest of a line of
+// commits descends from a tag, the walk remembers every commit on its way
+// down, so the next question (its parent, as a log asks them) costs no
+// walk: over a line of n commits the questions read each commit once in
+// all, not once per question.
+func TestDescendsRemembersTheWay(t *testing.T) {
+	const n = 200
+	h := &fakeHistory{tags: map[string]string{"t": "c0"}, parents: map[string][]string{"c0": nil}, when: map[string]int{"c0": 0}, reads: map[string]int{}}
+	for i := 1; i < n; i++ {
+		c := fmt.Sprintf("c%d", i)
+		h.parents[c] = []string{fmt.Sprintf("c%d", i-1)}
+		h.when[c] = i
+	}
+	l := newLineage()
+	if p, err := l.place(h, fmt.Sprintf("c%d", n-1), "t", nil); err != nil || p != AtOrAfter {
+		t.Fatalf("newest: %v %v", p, err)
+	}
+	g := l.graph(h)
+	w := g.walks["c0"]
+	for i := 0; i < n; i++ {
+		if !w.after.has(g.nodes[fmt.Sprintf("c%d", i)]) {
+			t.Fatalf("c%d not remembered as descending from the tag", i)
+		}
+	}
+	for i := n - 2; i >= 0; i-- {
+		if p, err := l.place(h, fmt.Sprintf("c%d", i), "t", nil); err != nil || p != AtOrAfter {
+			t.Fatalf("c%d: %v %v", i, p, err)
+		}
 	}
 }
