@@ -8,8 +8,9 @@
 # caches), medians of $RUNS runs (default 3):
 #
 #   log   keyfindings log $ID --from $FROM --to $TO (default
-#         system-prompt-routing, v1.0.0..v1.18.3), empty cache directory
-#   git   git log -p $FROM..$TO -- <the finding's file>
+#         system-prompt-routing, v1.0.0..v1.18.3; FROM=all: the whole
+#         history reachable from $TO), empty cache directory
+#   git   git log -p $FROM..$TO -- <the finding's file> (FROM=all: $TO)
 #
 # and prints wall time, CPU time (user+sys), peak RSS and the ratios. With
 # ALL=1 it then times one `keyfindings log` of every record of the catalog
@@ -50,12 +51,19 @@ timed() {
 	awk -v n="$name" '{ printf "%s %.2f %.2f %d\n", n, $1, $2 + $3, $4 }' "$scratch/t" >>"$scratch/times"
 }
 
+# FROM=all: the whole history reachable from $TO.
+range_args=(--from "$from" --to "$to")
+git_range="$from..$to"
+if [[ $from == all ]]; then
+	range_args=(--to "$to")
+	git_range=$to
+fi
 run_log() {
 	rm -rf "$scratch/cache"
-	KEYFINDINGS_CACHE=$scratch/cache timed log "$kf" log "$id" --repo "$repo" --from "$from" --to "$to" --format json
+	KEYFINDINGS_CACHE=$scratch/cache timed log "$kf" log "$id" --repo "$repo" "${range_args[@]}" --format json
 }
 run_git() {
-	timed git git -C "$repo" log -p "$from..$to" -- "$file"
+	timed git git -C "$repo" log -p "$git_range" -- "$file"
 }
 
 run_log
