@@ -13,9 +13,7 @@ package history
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -25,7 +23,6 @@ import (
 
 	"github.com/keyfindings/keyfindings/diff"
 	"github.com/keyfindings/keyfindings/findings"
-	"github.com/keyfindings/keyfindings/internal/par"
 	"github.com/keyfindings/keyfindings/locate"
 	"github.com/keyfindings/keyfindings/source"
 )
@@ -174,6 +171,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if err != nil {
 		return nil, err
 	}
+	dirs, diff := map[treeName]object.TreeEntry{}, &treeDiff{}
 	// Commits are placed against release tags (since/until, search_from)
 	// from their headers in the pack files, by the walkers and the
 	// snapshots alike.
@@ -189,10 +187,10 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 			ids[j] = fs[k].ID
 		}
 		w := newWalker(repo, x, fq, ids)
-		w.commits, w.hist = read, hist
+		w.commits, w.dirs, w.diff, w.objs, w.hist = read, dirs, diff, objs, hist
 		ws[i] = w
 	}
-	hss, err := followParts(repo, objs, ws, nodes)
+	hss, err := follow(ws, nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -259,114 +257,6 @@ func byDefinition(fs []Finding, allCommits bool) [][]int {
 		groups[g] = append(groups[g], i)
 	}
 	return groups
-}
-
-// followParts follows the walkers in as many parts as there are CPUs to
-// use, each part walking the range on its own goroutine with its own
-// object reader, tree lookups and tree diff (none of which is safe for
-// concurrent use); the parts share the Extractor, which locates, parses
-// and caches for all, and the commits walkRange read. At a commit a walk
-// locates only the definitions whose inputs changed there, seldom more
-// than one, so one walk used little more than one CPU. A walker's history
-// is the same in any part (it depends on its definition alone); see
-// partition for which walkers share one.
-func followParts(repo *git.Repository, objs *source.Objects, ws []*walker, nodes []node) ([][]*History, error) {
-	parts := partition(ws, runtime.GOMAXPROCS(0))
-	hss := make([][]*History, len(ws))
-	errs := make([]error, len(parts))
-	par.ForEach(len(parts), len(parts), func(k int) {
-		r := objs
-		if k > 0 {
-			r = source.NewObjects(repo)
-			defer r.Close()
-		}
-		dirs, diff := map[treeName]object.TreeEntry{}, &treeDiff{}
-		part := make([]*walker, len(parts[k]))
-		for j, i := range parts[k] {
-			w := ws[i]
-			w.dirs, w.diff, w.objs = dirs, diff, r
-			part[j] = w
-		}
-		got, err := follow(part, nodes)
-		if err != nil {
-			errs[k] = err
-			return
-		}
-		for j, i := range parts[k] {
-			hss[i] = got[j]
-		}
-	})
-	return hss, errors.Join(errs...)
-}
-
-// partition splits the walkers into at most n parts. Walkers whose
-// definitions name a file in common (over all their shapes) go to one
-// part: located at a commit in one Extract call, they parse each version
-// of that file once, where two parts would each parse it (the parse
-// trees are shared among the Extract calls in flight only). The groups
-// so joined go, largest first, to the part with the fewest walkers so
-// far (ties to the first), so the split depends on the walkers alone.
-func partition(ws []*walker, n int) [][]int {
-	// Union-find over the walkers, by path.
-	up := make([]int, len(ws))
-	for i := range up {
-		up[i] = i
-	}
-	var root func(i int) int
-	root = func(i int) int {
-		for up[i] != i {
-			up[i] = up[up[i]]
-			i = up[i]
-		}
-		return i
-	}
-	first := map[string]int{}
-	for i, w := range ws {
-		for _, p := range definitionPaths(w.q.Definition) {
-			if j, ok := first[p]; ok {
-				up[root(i)] = root(j)
-			} else {
-				first[p] = i
-			}
-		}
-	}
-	byRoot := map[int][]int{}
-	var roots []int
-	for i := range ws {
-		r := root(i)
-		if _, ok := byRoot[r]; !ok {
-			roots = append(roots, r)
-		}
-		byRoot[r] = append(byRoot[r], i)
-	}
-	sort.SliceStable(roots, func(a, b int) bool { return len(byRoot[roots[a]]) > len(byRoot[roots[b]]) })
-	parts := make([][]int, max(min(n, len(roots)), 1))
-	for _, r := range roots {
-		k := 0
-		for j := range parts {
-			if len(parts[j]) < len(parts[k]) {
-				k = j
-			}
-		}
-		parts[k] = append(parts[k], byRoot[r]...)
-	}
-	for _, p := range parts {
-		sort.Ints(p)
-	}
-	return parts
-}
-
-// definitionPaths lists the files d names: its path and candidates and
-// those of each shape.
-func definitionPaths(d *findings.Definition) []string {
-	var out []string
-	for _, f := range d.Forms() {
-		if f.Path != "" {
-			out = append(out, f.Path)
-		}
-		out = append(out, f.Candidates...)
-	}
-	return out
 }
 
 // follow walks the range for every walker's records at once, one History

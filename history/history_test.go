@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -717,37 +716,5 @@ func TestLogSinceEdgeSameTree(t *testing.T) {
 	}
 	if got, want := summary(h), []string{"release | appeared | -"}; !slices.Equal(got, want) {
 		t.Errorf("log: %q, want %q", got, want)
-	}
-}
-
-// TestPartition: walkers whose definitions name a file in common, in any
-// shape, share a part; the groups fill the parts largest first, each to
-// the part with the fewest walkers; never more parts than groups.
-func TestPartition(t *testing.T) {
-	def := func(id, yamlPaths string) *walker {
-		d, err := findings.Parse([]byte("id: "+id+"\npage: prompts\nsection: S\ntitle: T\nclaim: C\nwhen: W\n"+yamlPaths), id+".yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return newWalker(nil, nil, Query{Definition: d}, []string{id})
-	}
-	ws := []*walker{
-		def("a", "path: a.ts\nquery: (identifier) @finding\n"),
-		def("c", "path: c.ts\nquery: (identifier) @finding\n"),
-		def("b", "path: b.ts\nshapes:\n  - name: new\n    query: (identifier) @finding\n  - name: old\n    path: a.ts\n    query: (identifier) @finding\n"),
-		def("d", "path: d.ts\ncandidates: [c.ts]\nquery: (identifier) @finding\n"),
-		def("e", "path: e.ts\nquery: (identifier) @finding\n"),
-	}
-	for _, tt := range []struct {
-		n    int
-		want [][]int
-	}{
-		{1, [][]int{{0, 1, 2, 3, 4}}},
-		{2, [][]int{{0, 2, 4}, {1, 3}}},
-		{8, [][]int{{0, 2}, {1, 3}, {4}}},
-	} {
-		if got := partition(ws, tt.n); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%d parts: %v, want %v", tt.n, got, tt.want)
-		}
 	}
 }
