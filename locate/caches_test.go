@@ -42,7 +42,7 @@ import (
 // The variants: results (records kept by the blobs they came from, in
 // memory and on disk), disk (no cache directory at all), query-meta and
 // results-disk (a cache directory without the one part; warm and next
-// only), anchors, misses, parse-share, runs, lineage, tokens:
+// only), anchors, misses, parse-share, runs, lineage, tokens, root-only:
 // see cachesoff.go. bench/CACHES.md holds the figures.
 func BenchmarkCaches(b *testing.B) {
 	dir, cat := cachesSetup(b)
@@ -74,7 +74,7 @@ func BenchmarkCaches(b *testing.B) {
 		}
 		return d
 	}
-	common := []string{"results", "disk", "anchors", "misses", "parse-share", "runs", "lineage", "tokens"}
+	common := []string{"results", "disk", "anchors", "misses", "parse-share", "runs", "lineage", "tokens", "root-only"}
 	withDisk := append(slices.Clone(common), "query-meta", "results-disk")
 	type workload struct {
 		name string

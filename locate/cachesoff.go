@@ -28,6 +28,9 @@ var cachesOff struct {
 	// tokens: every model-text excerpt's tokens are counted afresh
 	// (countTokens).
 	tokens bool
+	// rootOnly: a query whose patterns all start at the program node
+	// still starts matches at every node below it (cursor.go).
+	rootOnly bool
 }
 
 // counted counts, over every Extractor of the process, the work the

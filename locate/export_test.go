@@ -15,6 +15,7 @@ func SetCacheOff(name string, off bool) error {
 		"results": &cachesOff.results, "anchors": &cachesOff.anchors, "misses": &cachesOff.misses,
 		"parse-share": &cachesOff.parseShare, "runs": &cachesOff.runs,
 		"lineage": &cachesOff.lineage, "tokens": &cachesOff.tokens,
+		"root-only": &cachesOff.rootOnly,
 	}[name]
 	if !ok {
 		return fmt.Errorf("no cache %q to switch", name)

@@ -34,6 +34,9 @@ type queryGroup struct {
 
 	mu       sync.Mutex
 	compiled map[*sitter.Language]*sitter.Query
+	// rootOnly, by grammar: every pattern of the compiled text starts at
+	// the program node (topLevelOnly).
+	rootOnly map[*sitter.Language]bool
 	// known is set once captures and patterns are: by the first
 	// compilation, or from a cache entry (queryFromMeta).
 	known    bool
@@ -110,7 +113,10 @@ func (g *queryGroup) forLanguage(lang *sitter.Language) (*sitter.Query, error) {
 	if g.compiled == nil {
 		g.compiled = map[*sitter.Language]*sitter.Query{}
 	}
-	g.compiled[lang] = c
+	if g.rootOnly == nil {
+		g.rootOnly = map[*sitter.Language]bool{}
+	}
+	g.compiled[lang], g.rootOnly[lang] = c, topLevelOnly(text)
 	return c, nil
 }
 
@@ -153,9 +159,15 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 	if err != nil {
 		return nil, err
 	}
+	g.mu.Lock()
+	rootOnly := g.rootOnly[f.lang]
+	g.mu.Unlock()
 	counted.queryRuns.Add(1)
 	cur := sitter.NewQueryCursor()
 	defer cur.Close()
+	if rootOnly && !cachesOff.rootOnly {
+		startAtRootOnly(cur)
+	}
 	if within != nil {
 		cur.SetPointRange(f.point(within.start), f.point(within.end))
 	}
