@@ -373,6 +373,7 @@ func groupMember(g *queryGroup, sq *sitter.Query, text string, first int, s scan
 			}
 		}
 	}
+	q.setAnchors()
 	return q, true
 }
 

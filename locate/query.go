@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -34,6 +35,21 @@ type predicate struct {
 	other   string // capture compared with, for #eq? @a @b
 	values  []string
 	re      *regexp.Regexp
+	// required is set when every match of the pattern captures a node
+	// with capture: tree-sitter's quantifier for it in the pattern is one
+	// or one-or-more, not zero-or-one (an optional node, one alternative
+	// of several) or zero-or-more. A predicate on a capture a match lacks
+	// holds (see holds), so only a required one's literal is an anchor.
+	required bool
+}
+
+// anchor returns the literal the predicate demands of every match of its
+// pattern: that of a required #eq? against a string.
+func (p predicate) anchor() (string, bool) {
+	if p.op == "eq" && !p.negate && p.other == "" && p.required && len(p.values) == 1 {
+		return p.values[0], true
+	}
+	return "", false
 }
 
 // query is one query text of the catalog, with its predicates parsed and
@@ -49,7 +65,8 @@ type query struct {
 	captures []string
 	// preds holds predicates per pattern of the text.
 	preds [][]predicate
-	// anchors are the literal strings the #eq? predicates demand.
+	// anchors are the literal strings every match of the text contains
+	// (see setAnchors): a blob lacking one of them cannot match.
 	anchors []string
 }
 
@@ -98,6 +115,7 @@ func compileQueryText(text string) (*query, error) {
 			return nil, err
 		}
 	}
+	cq.setAnchors()
 	return cq, nil
 }
 
@@ -106,12 +124,9 @@ func compileQueryText(text string) (*query, error) {
 func (q *query) addPattern(sq *sitter.Query, p uint32) error {
 	var list []predicate
 	for _, steps := range sq.PredicatesForPattern(p) {
-		pr, err := parsePredicate(sq, steps)
+		pr, err := parsePredicate(sq, p, steps)
 		if err != nil {
 			return err
-		}
-		if pr.op == "eq" && !pr.negate && pr.other == "" {
-			q.anchors = append(q.anchors, pr.values[0])
 		}
 		list = append(list, pr)
 	}
@@ -119,7 +134,33 @@ func (q *query) addPattern(sq *sitter.Query, p uint32) error {
 	return nil
 }
 
-func parsePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (predicate, error) {
+// setAnchors sets the text's anchors from its patterns' predicates: the
+// #eq? literals every match contains, as the text's shape tells
+// (requiredLiterals: alternatives share them, an optional node's are not
+// required), and those of captures tree-sitter counts in every match of a
+// pattern (predicate.anchor), when the text has one pattern.
+func (q *query) setAnchors() {
+	lits := make([]map[string][]string, len(q.preds))
+	for i, list := range q.preds {
+		lits[i] = map[string][]string{}
+		for _, p := range list {
+			if p.op == "eq" && !p.negate && p.other == "" && len(p.values) == 1 {
+				lits[i][p.capture] = append(lits[i][p.capture], p.values[0])
+			}
+		}
+	}
+	q.anchors, _ = requiredLiterals(q.text, lits)
+	if len(q.preds) != 1 {
+		return
+	}
+	for _, p := range q.preds[0] {
+		if a, ok := p.anchor(); ok && !slices.Contains(q.anchors, a) {
+			q.anchors = append(q.anchors, a)
+		}
+	}
+}
+
+func parsePredicate(q *sitter.Query, pattern uint32, steps []sitter.QueryPredicateStep) (predicate, error) {
 	if len(steps) == 0 || steps[0].Type != sitter.QueryPredicateStepTypeString {
 		return predicate{}, errors.New("query has a malformed predicate")
 	}
@@ -143,6 +184,10 @@ func parsePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (predica
 		return pr, fmt.Errorf("#%s needs a capture and a value", name)
 	}
 	pr.capture = q.CaptureNameForId(args[0].ValueId)
+	switch q.CaptureQuantifierForId(pattern, args[0].ValueId) {
+	case sitter.QuantifierOne, sitter.QuantifierOneOrMore:
+		pr.required = true
+	}
 	if pr.op == "eq" && args[1].Type == sitter.QueryPredicateStepTypeCapture {
 		pr.other = q.CaptureNameForId(args[1].ValueId)
 		return pr, nil

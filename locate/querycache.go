@@ -42,9 +42,13 @@ type predMeta struct {
 	Capture string   `json:"capture"`
 	Other   string   `json:"other,omitempty"`
 	Values  []string `json:"values,omitempty"`
+	// Required: every match of the pattern captures Capture
+	// (predicate.required).
+	Required bool `json:"required,omitempty"`
 }
 
-const queryMetaFormat = "keyfindings/query-cache/1"
+// Format 2 records whether each predicate's capture is required.
+const queryMetaFormat = "keyfindings/query-cache/2"
 
 // The built-in catalog's query texts are known before any run: what
 // compiling each alone tells is embedded (querymeta.json, by the sha256
@@ -108,7 +112,7 @@ func (q *query) meta() queryMeta {
 	for _, list := range q.preds {
 		ps := []predMeta{}
 		for _, p := range list {
-			ps = append(ps, predMeta{Op: p.op, Negate: p.negate, Capture: p.capture, Other: p.other, Values: p.values})
+			ps = append(ps, predMeta{Op: p.op, Negate: p.negate, Capture: p.capture, Other: p.other, Values: p.values, Required: p.required})
 		}
 		m.Patterns = append(m.Patterns, ps)
 	}
@@ -124,7 +128,7 @@ func queryFromMeta(m queryMeta) (*query, error) {
 	for _, list := range m.Patterns {
 		var preds []predicate
 		for _, p := range list {
-			pr := predicate{op: p.Op, negate: p.Negate, capture: p.Capture, other: p.Other, values: p.Values}
+			pr := predicate{op: p.Op, negate: p.Negate, capture: p.Capture, other: p.Other, values: p.Values, required: p.Required}
 			switch {
 			case p.Op == "match" && len(p.Values) == 1:
 				re, err := regexp.Compile(p.Values[0])
@@ -133,9 +137,6 @@ func queryFromMeta(m queryMeta) (*query, error) {
 				}
 				pr.re = re
 			case p.Op == "eq" && (p.Other != "" || len(p.Values) == 1):
-				if p.Other == "" && !p.Negate {
-					q.anchors = append(q.anchors, p.Values[0])
-				}
 			case p.Op == "any-of":
 			default:
 				return nil, fmt.Errorf("bad cached predicate %+v", p)
@@ -144,6 +145,7 @@ func queryFromMeta(m queryMeta) (*query, error) {
 		}
 		q.preds = append(q.preds, preds)
 	}
+	q.setAnchors()
 	return q, nil
 }
 

@@ -1,5 +1,7 @@
 package locate
 
+import "slices"
+
 // Query texts are read without compiling them in two places: to join texts
 // into one group (scanQuery: each text's patterns and captures) and to
 // compile a known text widened (widen). Both read the text as tree-sitter
@@ -138,4 +140,128 @@ func scanQuery(text string) (scannedQuery, bool) {
 		}
 	})
 	return s, ok && !stray && depth == 0 && !field
+}
+
+// queryNode is a node of a query pattern as requiredLiterals reads it: a
+// parenthesized node or group, an alternation, a predicate, or a bare
+// node ("_", a quoted anonymous node).
+type queryNode struct {
+	alt, pred, optional bool
+	captures            []string
+	kids                []*queryNode
+}
+
+// requiredLiterals reads the literals every match of a query text
+// contains, from the text's shape: a capture's #eq? literals (lits, per
+// top-level pattern: capture name to literals) are required when its node
+// is, that is not under a ? or * quantifier, and, inside an alternation,
+// only when every alternative requires them. Over several top-level
+// patterns, those all of them require. ok is false when the text's
+// patterns are not the len(lits) it reads.
+func requiredLiterals(text string, lits []map[string][]string) (req []string, ok bool) {
+	root := &queryNode{}
+	stack := []*queryNode{root}
+	var last *queryNode
+	opened := false // the token before was an opening bracket
+	add := func(n *queryNode) {
+		top := stack[len(stack)-1]
+		top.kids = append(top.kids, n)
+	}
+	closed := queryTokens(text, func(t queryToken) {
+		top := stack[len(stack)-1]
+		justOpened := opened
+		opened = false
+		switch t.kind {
+		case tokOpen:
+			n := &queryNode{alt: text[t.at] == '['}
+			add(n)
+			stack = append(stack, n)
+			last, opened = nil, true
+		case tokClose:
+			if len(stack) > 1 {
+				last = stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+			}
+		case tokPredicate:
+			if justOpened {
+				top.pred = true
+			}
+		case tokString:
+			if !top.pred {
+				last = &queryNode{}
+				add(last)
+			}
+		case tokName:
+			last = nil
+			if text[t.at:t.end] == "_" && !justOpened {
+				last = &queryNode{}
+				add(last)
+			}
+		case tokCapture:
+			if !top.pred && last != nil {
+				last.captures = append(last.captures, text[t.at+1:t.end])
+			}
+		case tokOther:
+			if c := text[t.at]; (c == '?' || c == '*') && last != nil {
+				last.optional = true
+			}
+		}
+	})
+	if !closed || len(stack) != 1 || len(root.kids) != len(lits) {
+		return nil, false
+	}
+	for i, p := range root.kids {
+		r := p.required(lits[i])
+		if p.optional {
+			r = nil
+		}
+		if i == 0 {
+			req = r
+			continue
+		}
+		req = slices.DeleteFunc(req, func(s string) bool { return !slices.Contains(r, s) })
+	}
+	return req, true
+}
+
+// required is what every match of n contains, with lits the literals of
+// its pattern's captures.
+func (n *queryNode) required(lits map[string][]string) []string {
+	var out []string
+	addAll := func(ss []string) {
+		for _, s := range ss {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	for _, c := range n.captures {
+		addAll(lits[c])
+	}
+	if n.alt {
+		var common []string
+		first := true
+		for _, k := range n.kids {
+			if k.pred {
+				continue
+			}
+			var r []string
+			if !k.optional {
+				r = k.required(lits)
+			}
+			if first {
+				common, first = r, false
+				continue
+			}
+			common = slices.DeleteFunc(common, func(s string) bool { return !slices.Contains(r, s) })
+		}
+		addAll(common)
+		return out
+	}
+	for _, k := range n.kids {
+		if !k.pred && !k.optional {
+			addAll(k.required(lits))
+		}
+	}
+	return out
 }
