@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -35,21 +34,6 @@ type predicate struct {
 	other   string // capture compared with, for #eq? @a @b
 	values  []string
 	re      *regexp.Regexp
-	// required is set when every match of the pattern captures a node
-	// with capture: tree-sitter's quantifier for it in the pattern is one
-	// or one-or-more, not zero-or-one (an optional node, one alternative
-	// of several) or zero-or-more. A predicate on a capture a match lacks
-	// holds (see holds), so only a required one's literal is an anchor.
-	required bool
-}
-
-// anchor returns the literal the predicate demands of every match of its
-// pattern: that of a required #eq? against a string.
-func (p predicate) anchor() (string, bool) {
-	if p.op == "eq" && !p.negate && p.other == "" && p.required && len(p.values) == 1 {
-		return p.values[0], true
-	}
-	return "", false
 }
 
 // query is one query text of the catalog, with its predicates parsed and
@@ -124,7 +108,7 @@ func compileQueryText(text string) (*query, error) {
 func (q *query) addPattern(sq *sitter.Query, p uint32) error {
 	var list []predicate
 	for _, steps := range sq.PredicatesForPattern(p) {
-		pr, err := parsePredicate(sq, p, steps)
+		pr, err := parsePredicate(sq, steps)
 		if err != nil {
 			return err
 		}
@@ -137,8 +121,8 @@ func (q *query) addPattern(sq *sitter.Query, p uint32) error {
 // setAnchors sets the text's anchors from its patterns' predicates: the
 // #eq? literals every match contains, as the text's shape tells
 // (requiredLiterals: alternatives share them, an optional node's are not
-// required), and those of captures tree-sitter counts in every match of a
-// pattern (predicate.anchor), when the text has one pattern.
+// required). A predicate on a capture the match lacks holds (see holds),
+// so the literal of any other is no anchor.
 func (q *query) setAnchors() {
 	lits := make([]map[string][]string, len(q.preds))
 	for i, list := range q.preds {
@@ -150,17 +134,9 @@ func (q *query) setAnchors() {
 		}
 	}
 	q.anchors, _ = requiredLiterals(q.text, lits)
-	if len(q.preds) != 1 {
-		return
-	}
-	for _, p := range q.preds[0] {
-		if a, ok := p.anchor(); ok && !slices.Contains(q.anchors, a) {
-			q.anchors = append(q.anchors, a)
-		}
-	}
 }
 
-func parsePredicate(q *sitter.Query, pattern uint32, steps []sitter.QueryPredicateStep) (predicate, error) {
+func parsePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (predicate, error) {
 	if len(steps) == 0 || steps[0].Type != sitter.QueryPredicateStepTypeString {
 		return predicate{}, errors.New("query has a malformed predicate")
 	}
@@ -184,10 +160,6 @@ func parsePredicate(q *sitter.Query, pattern uint32, steps []sitter.QueryPredica
 		return pr, fmt.Errorf("#%s needs a capture and a value", name)
 	}
 	pr.capture = q.CaptureNameForId(args[0].ValueId)
-	switch q.CaptureQuantifierForId(pattern, args[0].ValueId) {
-	case sitter.QuantifierOne, sitter.QuantifierOneOrMore:
-		pr.required = true
-	}
 	if pr.op == "eq" && args[1].Type == sitter.QueryPredicateStepTypeCapture {
 		pr.other = q.CaptureNameForId(args[1].ValueId)
 		return pr, nil

@@ -42,13 +42,9 @@ type predMeta struct {
 	Capture string   `json:"capture"`
 	Other   string   `json:"other,omitempty"`
 	Values  []string `json:"values,omitempty"`
-	// Required: every match of the pattern captures Capture
-	// (predicate.required).
-	Required bool `json:"required,omitempty"`
 }
 
-// Format 2 records whether each predicate's capture is required.
-const queryMetaFormat = "keyfindings/query-cache/2"
+const queryMetaFormat = "keyfindings/query-cache/1"
 
 // The built-in catalog's query texts are known before any run: what
 // compiling each alone tells is embedded (querymeta.json, by the sha256
@@ -112,7 +108,7 @@ func (q *query) meta() queryMeta {
 	for _, list := range q.preds {
 		ps := []predMeta{}
 		for _, p := range list {
-			ps = append(ps, predMeta{Op: p.op, Negate: p.negate, Capture: p.capture, Other: p.other, Values: p.values, Required: p.required})
+			ps = append(ps, predMeta{Op: p.op, Negate: p.negate, Capture: p.capture, Other: p.other, Values: p.values})
 		}
 		m.Patterns = append(m.Patterns, ps)
 	}
@@ -128,7 +124,7 @@ func queryFromMeta(m queryMeta) (*query, error) {
 	for _, list := range m.Patterns {
 		var preds []predicate
 		for _, p := range list {
-			pr := predicate{op: p.Op, negate: p.Negate, capture: p.Capture, other: p.Other, values: p.Values, required: p.Required}
+			pr := predicate{op: p.Op, negate: p.Negate, capture: p.Capture, other: p.Other, values: p.Values}
 			switch {
 			case p.Op == "match" && len(p.Values) == 1:
 				re, err := regexp.Compile(p.Values[0])
