@@ -14,12 +14,17 @@ import (
 // through Objects: go-git's own reader decodes every pack index whole on
 // first use (tens of milliseconds for opencode's quarter of a million
 // objects, on every run) and hashes each object it decodes to cache it
-// by id. Everything else (references, configuration, loose objects,
+// by id. References are looked up in the packed-refs file as read once
+// (see Reference). Everything else (configuration, loose objects,
 // iteration) is the filesystem storage's.
 type packStorage struct {
 	*filesystem.Storage
 	mu   sync.Mutex
 	objs *Objects
+	// refsMu guards packed, the packed references as last read (see
+	// Reference).
+	refsMu sync.Mutex
+	packed *packedRefs
 }
 
 func newPackStorage(st *filesystem.Storage) *packStorage {
