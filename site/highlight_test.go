@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -148,5 +149,52 @@ func TestMemosSamePages(t *testing.T) {
 				t.Errorf("render %d with the memo: %s differs from the one without", i+1, name)
 			}
 		}
+	}
+}
+
+// Diffs are highlighted without chroma (lexDiff, or chroma itself for
+// text that is not UTF-8) exactly as chroma's diff lexer highlights them: each
+// of chroma's rules and the lines just outside them, with and without a
+// final newline, CR bytes, Unicode digits and invalid UTF-8, alone and in
+// random sequences.
+func TestLexDiffAsChroma(t *testing.T) {
+	lines := []string{
+		"", " ", " context", "  x", "+", "+added", "++", "-", "-gone", "--", "---", "--- a/x", "----",
+		"!", "!strong", "@", "@@ -1,2 +1,3 @@", "< old", "<old", "<", "> new", ">new", ">",
+		"Index: x", "index 1..2", "diff --git a b", "Diff", "INDEX", "=", "====", "plain", "\t+tab",
+		"1a2", "1,2c3,4", "10d9", "1a", "a2", "1,a2", "1,2,3a4", "1x2", "1a2 ", " 1a2", "1c2,", "1,c2",
+		"١a٢", "1\r", "+x\r", "\r", "x\ry", "\xff+", "+\xff", "é", "1a2\n",
+	}
+	same := func(text string) {
+		t.Helper()
+		want, err := lexChroma("diff", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := lexLines("diff", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("lexDiff(%q) = %q; chroma gives %q", text, got, want)
+		}
+	}
+	same("")
+	for _, l := range lines {
+		same(l)
+		same(l + "\n")
+		same(l + "\n" + l)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(lines[rng.IntN(len(lines))])
+			b.WriteString("\n")
+		}
+		if rng.IntN(2) == 0 {
+			b.WriteString(lines[rng.IntN(len(lines))])
+		}
+		same(b.String())
 	}
 }
