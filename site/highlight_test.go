@@ -198,3 +198,27 @@ func TestLexDiffAsChroma(t *testing.T) {
 		same(b.String())
 	}
 }
+
+// BenchmarkDiffLexers highlights a 300-line unified diff by chroma's diff
+// lexer and by lexDiff, side by side.
+func BenchmarkDiffLexers(b *testing.B) {
+	var d strings.Builder
+	d.WriteString("@@ -1,200 +1,200 @@\n")
+	for i := range 300 {
+		d.WriteString([]string{" ", "-", "+"}[i%3])
+		d.WriteString("  const value" + strconv.Itoa(i) + " = await Effect.gen(function* () { return yield* service })\n")
+	}
+	text := d.String()
+	b.Run("chroma", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := lexChroma("diff", text); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("lexDiff", func(b *testing.B) {
+		for b.Loop() {
+			lexDiff(text)
+		}
+	})
+}
