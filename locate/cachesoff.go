@@ -31,6 +31,9 @@ var cachesOff struct {
 	// rootOnly: a query whose patterns all start at the program node
 	// still starts matches at every node below it (cursor.go).
 	rootOnly bool
+	// anchoredRuns: a query group runs over the whole file even where
+	// its texts' anchors tell where their matches lie (anchorSpan).
+	anchoredRuns bool
 }
 
 // counted counts, over every Extractor of the process, the work the

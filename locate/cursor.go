@@ -3,6 +3,7 @@ package locate
 // #include <stdint.h>
 // typedef struct TSQueryCursor TSQueryCursor;
 // void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start_depth);
+// void ts_query_cursor_set_byte_range(TSQueryCursor *self, uint32_t start_byte, uint32_t end_byte);
 import "C"
 
 import (
@@ -26,6 +27,16 @@ import (
 func startAtRootOnly(cur *sitter.QueryCursor) {
 	c := *(**C.TSQueryCursor)(unsafe.Pointer(cur))
 	C.ts_query_cursor_set_max_start_depth(c, 0)
+}
+
+// startWithin keeps cur from starting a match at a node that does not
+// overlap the bytes [lo, hi) (the binding sets point ranges only). A match
+// started at a node that does overlap them is followed wherever its steps
+// lead, outside the range too: tree-sitter's byte range limits where
+// matches start, not what they contain.
+func startWithin(cur *sitter.QueryCursor, lo, hi int) {
+	c := *(**C.TSQueryCursor)(unsafe.Pointer(cur))
+	C.ts_query_cursor_set_byte_range(c, C.uint32_t(lo), C.uint32_t(hi))
 }
 
 // topLevelOnly reports whether every top-level pattern of the query text

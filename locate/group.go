@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -57,6 +58,9 @@ type queryGroup struct {
 	// compile to: a group joined from what compiling its texts told
 	// (joinKnown), whose captures are numbered by its first compilation.
 	expect int
+	// members are the texts that take their matches from the group, all
+	// of them set before any runs (see anchorSpan).
+	members []*query
 }
 
 // tsCompiles counts the queries given to tree-sitter, for tests.
@@ -151,6 +155,11 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 	if ms, ok := f.runs[key]; ok && !cachesOff.runs {
 		return ms, nil
 	}
+	span, reach := g.anchorSpan(f.Data)
+	if reach == reachesNothing {
+		f.remember(key, nil)
+		return nil, nil
+	}
 	sq, err := g.forLanguage(f.lang)
 	var ce *compileError
 	if errors.As(err, &ce) {
@@ -170,6 +179,9 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 	}
 	if within != nil {
 		cur.SetPointRange(f.point(within.start), f.point(within.end))
+	}
+	if reach == reachesSpan {
+		startWithin(cur, span.start, span.end)
 	}
 	cur.Exec(sq, node)
 	var out []groupMatch
@@ -199,11 +211,78 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 			out = append(out, groupMatch{pattern: int(m.PatternIndex), captures: caps})
 		}
 	}
+	f.remember(key, out)
+	return out, nil
+}
+
+// remember keeps the matches of the run key names; f.runsMu is held.
+func (f *parsedFile) remember(key runKey, ms []groupMatch) {
 	if f.runs == nil {
 		f.runs = map[runKey][]groupMatch{}
 	}
-	f.runs[key] = out
-	return out, nil
+	f.runs[key] = ms
+}
+
+// What a group's anchors tell of the matches a file can give its texts
+// (anchorSpan).
+const (
+	// reachesAnywhere: some text of the group has no anchor.
+	reachesAnywhere = iota
+	// reachesNothing: each text lacks one of its anchors in the file.
+	reachesNothing
+	// reachesSpan: every match a text keeps starts at a node that
+	// overlaps the span.
+	reachesSpan
+)
+
+// anchorSpan reads, from where the group's texts' anchors lie in data,
+// which nodes a match that a text keeps (its predicates hold) can start
+// at. Every such match holds a node whose text is each of the text's
+// anchors (query.anchors), and a pattern's nodes all lie below its first
+// (its root), or below their common parent for a pattern of siblings. So
+// the match starts at a node that contains an occurrence of the anchor,
+// or whose parent does: a node that overlaps the bytes from the anchor's
+// first occurrence to the end of its last. Of a text's anchors the one
+// whose occurrences lie closest together gives its span; the group's span
+// covers its texts'. A text missing one of its anchors can keep no match.
+// A query cursor limited to the span (startWithin) walks only the nodes
+// around it and the steps of the matches it starts, where a run of the
+// whole file would start matches at every node
+// (TestAnchoredRunsMatchAsWhole). With cachesOff.anchoredRuns set, a
+// group reaches anywhere.
+func (g *queryGroup) anchorSpan(data []byte) (byteRange, int) {
+	if cachesOff.anchoredRuns || len(g.members) == 0 {
+		return byteRange{}, reachesAnywhere
+	}
+	span, found := byteRange{}, false
+	for _, q := range g.members {
+		if len(q.anchors) == 0 {
+			return byteRange{}, reachesAnywhere
+		}
+		best, ok := byteRange{}, true
+		for i, a := range q.anchors {
+			first := bytes.Index(data, []byte(a))
+			if first < 0 {
+				ok = false
+				break
+			}
+			r := byteRange{first, bytes.LastIndex(data, []byte(a)) + len(a)}
+			if i == 0 || r.end-r.start < best.end-best.start {
+				best = r
+			}
+		}
+		switch {
+		case !ok:
+		case !found:
+			span, found = best, true
+		default:
+			span.start, span.end = min(span.start, best.start), max(span.end, best.end)
+		}
+	}
+	if !found {
+		return byteRange{}, reachesNothing
+	}
+	return span, reachesSpan
 }
 
 // queryGroups partitions texts, the query texts to compile, into groups:
@@ -303,15 +382,23 @@ func compileGroup(texts []string) {
 		alone(texts)
 		return
 	}
+	// Every member is known before any is stored, hence before the
+	// group first runs (anchorSpan reads them all).
 	first := 0
 	for i, t := range texts {
 		q, ok := groupMember(g, sq, t, first, scans[i])
 		first += scans[i].patterns
-		if !ok {
-			compileQuery(t)
-			continue
+		if ok {
+			g.members = append(g.members, q)
 		}
+	}
+	for _, q := range g.members {
 		storeQuery(q)
+	}
+	for _, t := range texts {
+		if !slices.ContainsFunc(g.members, func(q *query) bool { return q.text == t }) {
+			compileQuery(t)
+		}
 	}
 }
 
@@ -333,7 +420,7 @@ func joinKnown(qs []*query) {
 	for i, q := range members {
 		texts[i] = q.text
 	}
-	g := &queryGroup{text: strings.Join(texts, "\n"), widened: true}
+	g := &queryGroup{text: strings.Join(texts, "\n"), widened: true, members: members}
 	for _, q := range members {
 		q.group, q.first = g, g.expect
 		g.expect += len(q.preds)

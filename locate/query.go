@@ -100,6 +100,7 @@ func compileQueryText(text string) (*query, error) {
 		}
 	}
 	cq.setAnchors()
+	g.members = []*query{cq}
 	return cq, nil
 }
 

@@ -142,6 +142,7 @@ func queryFromMeta(m queryMeta) (*query, error) {
 		q.preds = append(q.preds, preds)
 	}
 	q.setAnchors()
+	g.members = []*query{q}
 	return q, nil
 }
 
