@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -265,6 +266,15 @@ func byDefinition(fs []Finding, allCommits bool) [][]int {
 // changed at a commit the walk already passed, so the walk is repeated, for
 // the walkers that found a new path only, until none does (records are
 // cached, so a repeated walk locates nothing again).
+//
+// A walk's producer decides which commits to compare a little ahead of
+// the consumer that finds the paths (see walkAll), so how soon a walk
+// sees a path depends on scheduling, and so may the number of walks. The
+// result does not: paths are only ever added; the commits a walk compares
+// grow with the paths it knows; and the last walk is one during which
+// none was added, so it compared exactly the commits the final set of
+// paths calls for, the least set that a walk with it adds nothing to,
+// whatever the order the paths were found in.
 func follow(ws []*walker, nodes []node) ([][]*History, error) {
 	hss := make([][]*History, len(ws))
 	for i, w := range ws {
@@ -274,6 +284,7 @@ func follow(ws []*walker, nodes []node) ([][]*History, error) {
 		}
 	}
 	last := lastUses(nodes)
+	m := newMemo(len(ws))
 	active := make([]int, len(ws))
 	for i := range active {
 		active[i] = i
@@ -284,7 +295,7 @@ func follow(ws []*walker, nodes []node) ([][]*History, error) {
 		for k, i := range active {
 			walking[k], known[k] = ws[i], len(ws[i].extra)
 		}
-		entries, stats, err := walkAll(walking, nodes, last)
+		entries, stats, err := walkAll(walking, nodes, last, m)
 		if err != nil {
 			return nil, err
 		}
@@ -368,16 +379,13 @@ type walker struct {
 	skipped    map[plumbing.Hash][]string
 	searchFrom bool
 	nshapes    int
-	// states holds the records of the last commits located, bounded.
-	states map[plumbing.Hash]*state
-	// at is the position of the node the walk is at; last the position
-	// of the last node that reads each commit (lastUses).
-	at   int
-	last map[plumbing.Hash]int
 	// compared keeps what compare gave at each commit compared, over the
 	// passes of follow: a commit's records do not depend on the paths
 	// compared, so a later pass reuses the entries (see walkAll).
 	compared map[plumbing.Hash]comparison
+	// mu guards extra, extraSorted and compared, which the walk's
+	// consumer writes while its producer reads them (see walkAll).
+	mu sync.Mutex
 	// located counts the commits located (Stats.Located).
 	located int
 }
@@ -390,13 +398,6 @@ type comparison struct {
 	entries []*Entry
 }
 
-// maxStates bounds the records a walker keeps by commit: a commit is
-// located as a child's parent and then, usually soon after, for itself,
-// and a later pass compares again some of the commits an earlier one did.
-// Past the bound the walker keeps only the commits the walk has yet to
-// read (see keep), few but at merges.
-const maxStates = 32
-
 func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string) *walker {
 	return &walker{
 		repo: repo, x: x, q: q, ids: ids,
@@ -404,7 +405,6 @@ func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string)
 		diff:       &treeDiff{},
 		extra:      map[string]bool{},
 		keys:       map[plumbing.Hash]*inputs{},
-		states:     map[plumbing.Hash]*state{},
 		compared:   map[plumbing.Hash]comparison{},
 		hist:       source.NewGitHistory(repo),
 		outside:    map[plumbing.Hash]string{},
@@ -412,115 +412,6 @@ func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string)
 		nshapes:    max(len(q.Definition.Shapes), 1),
 		searchFrom: slices.ContainsFunc(q.Definition.Shapes, func(s findings.Shape) bool { return s.SearchFrom != "" }),
 	}
-}
-
-// due is a walker that compares the records at a commit: its position
-// in walkAll's walkers, and whether it lists the commit as touched when the
-// records are alike.
-type due struct {
-	w       int
-	touched bool
-}
-
-// walkAll compares, for each walker, the records at each commit that needs
-// it with its parent's: the entries of each walker's ids, newest first.
-// At each commit the walkers that need records located are located
-// together (see locateAt).
-func walkAll(ws []*walker, nodes []node, last map[plumbing.Hash]int) ([][][]*Entry, []Stats, error) {
-	out := make([][][]*Entry, len(ws))
-	st := make([]Stats, len(ws))
-	for i, w := range ws {
-		out[i] = make([][]*Entry, len(w.ids))
-		st[i].Commits = len(nodes)
-	}
-	add := func(i int, es []*Entry) {
-		for j, e := range es {
-			if e != nil {
-				out[i][j] = append(out[i][j], e)
-			}
-		}
-	}
-	var dues []due
-	for k, n := range nodes {
-		dues = dues[:0]
-		for i, w := range ws {
-			w.at, w.last = k, last
-			touched, err := w.inputsDiffer(n)
-			if err != nil {
-				return nil, nil, err
-			}
-			if touched == unchangedInputs {
-				continue
-			}
-			st[i].Compared++
-			listTouched := touched == filesChanged && w.q.AllCommits
-			// A later pass, which compares at least the commits an
-			// earlier one did, locates only the commits it adds (see
-			// walker.compared).
-			if c, ok := w.compared[n.hash]; ok && c.touched == listTouched {
-				add(i, c.entries)
-				continue
-			}
-			dues = append(dues, due{w: i, touched: listTouched})
-		}
-		if err := compareAt(ws, dues, n, add); err != nil {
-			return nil, nil, err
-		}
-		for _, w := range ws {
-			w.forget(n, k, last)
-		}
-	}
-	for i, w := range ws {
-		st[i].Located = w.located
-	}
-	return out, st, nil
-}
-
-// compareAt compares the records of the walkers dues names at n with
-// their parent's, and passes each walker's entries to add.
-func compareAt(ws []*walker, dues []due, n node, add func(int, []*Entry)) error {
-	if len(dues) == 0 {
-		return nil
-	}
-	cur, err := locateAt(ws, dues, n.hash)
-	if err != nil {
-		return err
-	}
-	old := make([]*state, len(dues))
-	if n.hasParent {
-		if old, err = locateAt(ws, dues, n.parent); err != nil {
-			return err
-		}
-	}
-	// The commit is read for its first entry only: most commits
-	// compared list none.
-	var c *object.Commit
-	for k, d := range dues {
-		w := ws[d.w]
-		es := make([]*Entry, len(w.ids))
-		for i := range w.ids {
-			kind := classify(old[k], cur[k], i)
-			if kind == "" && d.touched {
-				kind = KindTouched
-			}
-			if kind == "" {
-				continue
-			}
-			if c == nil {
-				if c, err = w.repo.CommitObject(n.hash); err != nil {
-					return fmt.Errorf("read commit %s: %w", n.hash, err)
-				}
-			}
-			es[i] = w.entry(n, c, old[k], cur[k], i, kind)
-		}
-		// Only whether touched commits are listed can differ for the
-		// same commit between passes (a path found in between makes a
-		// change of that file a touch), so it is part of what is
-		// remembered.
-		w.compared[n.hash] = comparison{touched: d.touched, entries: es}
-		add(d.w, es)
-	}
-	return nil
 }
 
 // entry is the entry of kind for the i-th id at commit c (node n), whose
@@ -605,82 +496,6 @@ func status(r *findings.Record) string {
 	return string(r.Status)
 }
 
-// locateAt returns the records at commit h of each walker dues names,
-// locating, in one Extract call, those of the walkers that do not hold
-// them: each definition once, however many walkers follow its records.
-func locateAt(ws []*walker, dues []due, h plumbing.Hash) ([]*state, error) {
-	out := make([]*state, len(dues))
-	var ids []string
-	for k, d := range dues {
-		w := ws[d.w]
-		if s, ok := w.states[h]; ok {
-			out[k] = s
-			continue
-		}
-		if id := w.q.Definition.ID; !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	w0 := ws[dues[0].w]
-	c, err := w0.repo.CommitObject(h)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", h, err)
-	}
-	snap, err := source.NewGitSnapshotIn(w0.repo, c, w0.hist)
-	if err != nil {
-		return nil, err
-	}
-	doc, recs, err := w0.x.ExtractEach(snap, locate.Meta{Repo: w0.q.Repo, Ref: h.String(), WebURL: w0.q.WebURL}, ids)
-	if err != nil {
-		return nil, fmt.Errorf("locate %s at %s: %w", strings.Join(ids, ", "), h, err)
-	}
-	for k, d := range dues {
-		if out[k] == nil {
-			w := ws[d.w]
-			out[k] = w.keep(h, doc, recs[slices.Index(ids, w.q.Definition.ID)])
-		}
-	}
-	return out, nil
-}
-
-// keep makes the walker's state at commit h from the records its
-// definition has there (doc holds no records), notes the paths they were
-// found at, and remembers it.
-func (w *walker) keep(h plumbing.Hash, doc *findings.Document, recs []*findings.Record) *state {
-	w.located++
-	s := &state{doc: doc, recs: make([]*findings.Record, len(w.ids))}
-	for i, id := range w.ids {
-		r := find(recs, w.q.Definition, id)
-		s.recs[i] = r
-		if r == nil {
-			continue
-		}
-		if r.Location != nil && !w.isPath(r.Location.Path) {
-			w.extra[r.Location.Path] = true
-		}
-		for _, c := range r.Candidates {
-			if !w.isPath(c.Path) {
-				w.extra[c.Path] = true
-			}
-		}
-	}
-	if len(w.states) >= maxStates {
-		for c := range w.states {
-			if at, ok := w.last[c]; !ok || at < w.at {
-				delete(w.states, c)
-			}
-		}
-		if len(w.states) >= maxStates {
-			clear(w.states)
-		}
-	}
-	w.states[h] = s
-	return s
-}
-
 // forget drops what the walker remembers of the commits that node k of
 // the walk (n) was the last to read: their inputs and places.
 func (w *walker) forget(n node, k int, last map[plumbing.Hash]int) {
@@ -695,7 +510,7 @@ func (w *walker) forget(n node, k int, last map[plumbing.Hash]int) {
 
 // done drops what the walker keeps between passes, once it walks no more.
 func (w *walker) done() {
-	w.keys, w.states, w.compared, w.outside, w.skipped = nil, nil, nil, nil, nil
+	w.keys, w.compared, w.outside, w.skipped = nil, nil, nil, nil
 }
 
 func (w *walker) isPath(p string) bool {

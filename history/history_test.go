@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -610,26 +611,29 @@ func TestLogEachOneWalk(t *testing.T) {
 	}
 }
 
-// TestWalkerStatesBounded: past maxStates a walker keeps the records of
-// the commits the walk has yet to read (a parent not reached yet), drops
-// the others, and never holds more than maxStates.
-func TestWalkerStatesBounded(t *testing.T) {
-	def := routeDefinition(t)
-	w := newWalker(nil, nil, Query{Definition: def}, []string{def.ID})
-	w.last = map[plumbing.Hash]int{}
+// TestMemoBounded: past its bound the memo keeps the records of the
+// commits the walk has yet to read (a parent not reached yet), drops the
+// others, and holds no more than its bound after each node.
+func TestMemoBounded(t *testing.T) {
+	m := newMemo(1)
 	hash := func(i int) plumbing.Hash { return plumbing.NewHash(fmt.Sprintf("%040x", i+1)) }
-	pending := hash(0)
-	w.last[pending] = 10 * maxStates // a parent read at the end
-	w.keep(pending, &findings.Document{}, nil)
-	for i := 1; i < 4*maxStates; i++ {
-		w.at = i
-		w.last[hash(i)] = i + 1 // read again by the next node only
-		w.keep(hash(i), &findings.Document{}, nil)
-		if len(w.states) > maxStates {
-			t.Fatalf("%d states held after %d located, want at most %d", len(w.states), i+1, maxStates)
+	put := func(i, last int) memoKey {
+		k := memoKey{hash(i), "route"}
+		m.entries[k] = &locatedAt{last: last}
+		return k
+	}
+	pending := put(0, 10*m.bound) // a parent read at the end
+	for i := 1; i < 4*m.bound; i++ {
+		put(i, i+1) // read again by the next node only
+		m.evict(i)
+		if len(m.entries) > m.bound {
+			t.Fatalf("%d entries held after node %d, want at most %d", len(m.entries), i, m.bound)
 		}
-		if _, ok := w.states[pending]; !ok {
-			t.Fatalf("after %d located, the state of a commit the walk has yet to read was dropped", i+1)
+		if _, ok := m.entries[pending]; !ok {
+			t.Fatalf("after node %d, the records of a commit the walk has yet to read were dropped", i)
+		}
+		if _, ok := m.entries[memoKey{hash(i), "route"}]; !ok {
+			t.Fatalf("after node %d, the records its successor reads were dropped", i)
 		}
 	}
 }
@@ -716,5 +720,65 @@ func TestLogSinceEdgeSameTree(t *testing.T) {
 	}
 	if got, want := summary(h), []string{"release | appeared | -"}; !slices.Equal(got, want) {
 		t.Errorf("log: %q, want %q", got, want)
+	}
+}
+
+// TestLogSchedulingIndependent: the walk locates commits on several
+// goroutines, ahead of the one that compares them, so when it learns of
+// a path (and so how many passes it walks) depends on scheduling. What
+// it lists must not: a long history in which the record moves away and
+// back, several times, logged with one worker and with many, and again,
+// gives the same bytes.
+func TestLogSchedulingIndependent(t *testing.T) {
+	r := newFixtureRepo(t)
+	other := "export const unrelated = 1\n"
+	paths := []string{"src/session/system.ts", "lib/a/system.ts", "lib/b/system.ts"}
+	ids := []string{"gpt"}
+	last := ""
+	for i := range 60 {
+		p := paths[(i/7)%len(paths)]
+		if i%5 == 3 {
+			ids = append(ids, fmt.Sprintf("m%d", i))
+		}
+		files := map[string]string{p: system(i%4, ids...), "src/other.ts": other, "README.md": fmt.Sprintf("%d\n", i%3)}
+		if i%11 == 10 {
+			files[p] = arrow
+		}
+		last = fmt.Sprintf("c%02d", i)
+		r.commit(last, files)
+	}
+	var fs []Finding
+	for _, text := range []string{routeDef, otherDef, unrelatedDef} {
+		d, err := findings.Parse([]byte(text), "def.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs = append(fs, Finding{ID: d.ID, Definition: d})
+	}
+	for _, all := range []bool{false, true} {
+		q := Query{To: r.commitObject(last), AllCommits: all, Repo: "https://example.invalid/o"}
+		var want []byte
+		for _, procs := range []int{1, 8, 2, 8, 1} {
+			prev := runtime.GOMAXPROCS(procs)
+			hs, err := LogEach(r.repo, q, fs)
+			runtime.GOMAXPROCS(prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Histories(hs).MarshalIndent()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want = got
+				if n := len(hs[0].Entries); n < 10 {
+					t.Fatalf("all-commits %v: the route lists %d entries; the fixture should move and change it often", all, n)
+				}
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("all-commits %v: GOMAXPROCS %d lists\n%s\nGOMAXPROCS 1 lists\n%s", all, procs, got, want)
+			}
+		}
 	}
 }

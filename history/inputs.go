@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -195,11 +194,15 @@ func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 			in.absent = false
 		}
 	}
+	w.mu.Lock()
 	if len(w.extraSorted) != len(w.extra) {
-		// Paths are only ever added to extra.
+		// Paths are only ever added to extra; a new slice each time, so
+		// the one taken here is not changed under the loop below.
 		w.extraSorted = slices.Sorted(maps.Keys(w.extra))
 	}
-	for _, p := range w.extraSorted {
+	extra := w.extraSorted
+	w.mu.Unlock()
+	for _, p := range extra {
 		if _, err := entry(p); err != nil {
 			return nil, err
 		}
@@ -450,12 +453,11 @@ func (w *walker) readBlob(h plumbing.Hash) ([]byte, error) {
 	if b.Size > source.MaxBlobSize {
 		return nil, nil
 	}
-	r, err := b.Reader()
+	data, err := source.BlobBytes(b)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}
-	defer r.Close()
-	return io.ReadAll(r)
+	return data, nil
 }
 
 // walkRange lists the commits reachable from to and not from from (nil:
