@@ -543,14 +543,7 @@ query: |
 // and the others do not.
 func TestLogEachOneWalk(t *testing.T) {
 	r := buildHistory(t)
-	var fs []Finding
-	for _, text := range []string{routeDef, otherDef, unrelatedDef} {
-		d, err := findings.Parse([]byte(text), "def.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs = append(fs, Finding{ID: d.ID, Definition: d})
-	}
+	fs := threeFindings(t)
 	q := Query{To: r.commitObject("main: last rule"), Releases: fixtureReleases(t, r), WebURL: "https://example.invalid/o", Repo: "https://example.invalid/o"}
 	hs, err := LogEach(r.repo, q, fs)
 	if err != nil {
@@ -609,6 +602,20 @@ func TestLogEachOneWalk(t *testing.T) {
 	if alone <= int64(len(blobs)) {
 		t.Errorf("logs of each alone parsed %d files in all, want more than the %d file versions (the fixture shares no file)", alone, len(blobs))
 	}
+}
+
+// threeFindings are the records of routeDef, otherDef and unrelatedDef.
+func threeFindings(t *testing.T) []Finding {
+	t.Helper()
+	var fs []Finding
+	for _, text := range []string{routeDef, otherDef, unrelatedDef} {
+		d, err := findings.Parse([]byte(text), "def.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs = append(fs, Finding{ID: d.ID, Definition: d})
+	}
+	return fs
 }
 
 // TestMemoBounded: past its bound the memo keeps the records of the
@@ -747,14 +754,7 @@ func TestLogSchedulingIndependent(t *testing.T) {
 		last = fmt.Sprintf("c%02d", i)
 		r.commit(last, files)
 	}
-	var fs []Finding
-	for _, text := range []string{routeDef, otherDef, unrelatedDef} {
-		d, err := findings.Parse([]byte(text), "def.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs = append(fs, Finding{ID: d.ID, Definition: d})
-	}
+	fs := threeFindings(t)
 	for _, all := range []bool{false, true} {
 		q := Query{To: r.commitObject(last), AllCommits: all, Repo: "https://example.invalid/o"}
 		var want []byte

@@ -446,14 +446,10 @@ func treeEntries(objs *source.Objects, t plumbing.Hash) ([]object.TreeEntry, err
 // readBlob reads a blob for SearchConsiders; one over source.MaxBlobSize
 // reads as empty, since the search skips it too.
 func (w *walker) readBlob(h plumbing.Hash) ([]byte, error) {
-	b, err := w.repo.BlobObject(h)
-	if err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", h, err)
-	}
-	if b.Size > source.MaxBlobSize {
+	data, err := source.ReadBlob(w.repo, h)
+	if errors.As(err, new(*source.TooLargeError)) {
 		return nil, nil
 	}
-	data, err := source.BlobBytes(b)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}

@@ -150,18 +150,38 @@ func (s *gitSnapshot) ReadFile(p string) (*File, error) {
 }
 
 func (s *gitSnapshot) readBlob(p string, h plumbing.Hash) (*File, error) {
-	blob, err := s.repo.BlobObject(h)
-	if err != nil {
-		return nil, fmt.Errorf("read blob %s (%s): %w", h, p, err)
+	data, err := ReadBlob(s.repo, h)
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, &TooLargeError{Path: p, Size: tooLarge.Size}
 	}
-	if blob.Size > MaxBlobSize {
-		return nil, &TooLargeError{Path: p, Size: blob.Size}
-	}
-	data, err := BlobBytes(blob)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s (%s): %w", h, p, err)
 	}
 	return &File{Path: p, Blob: h.String(), Data: data}, nil
+}
+
+// ReadBlob returns the bytes of blob h in repo; *TooLargeError (its Path
+// the blob id) for one over MaxBlobSize. A blob the repository's pack
+// reader decoded (a repository Open opened) is not copied: its bytes are
+// shared with that reader's cache, so they must never be written; the
+// slice's capacity is its length, so an append copies them.
+func ReadBlob(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
+	obj, err := repo.Storer.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, err
+	}
+	if obj.Size() > MaxBlobSize {
+		return nil, &TooLargeError{Path: h.String(), Size: obj.Size()}
+	}
+	if p, ok := obj.(*packedObject); ok {
+		return p.data[:len(p.data):len(p.data)], nil
+	}
+	b, err := object.DecodeBlob(obj)
+	if err != nil {
+		return nil, err
+	}
+	return BlobBytes(b)
 }
 
 // BlobBytes reads a blob whole into one buffer of the size its object
