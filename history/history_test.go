@@ -553,7 +553,11 @@ func TestLogEachOneWalk(t *testing.T) {
 	// system.ts at its first path and five at the second (one of them
 	// the first path's first version: records are kept by what the
 	// definition's paths hold, and a file the tree search finds is
-	// located, so parsed, again) and one of other.ts.
+	// located, so parsed, again, unless the two overlap in time and share
+	// the tree) and one of other.ts. Commits are located several at a
+	// time, so which definitions are located together at a commit, and
+	// whether two uses of a version overlap, depend on scheduling: a
+	// version may be parsed once more or once less.
 	blobs := map[string]bool{}
 	for _, c := range r.ids {
 		co, err := r.repo.CommitObject(c)
@@ -571,8 +575,9 @@ func TestLogEachOneWalk(t *testing.T) {
 			return nil
 		})
 	}
-	if got := hs[0].Stats.Parses; got != int64(len(blobs)) {
-		t.Errorf("one log of %d records parsed %d files, want each of the %d .ts file versions once", len(fs), got, len(blobs))
+	together := hs[0].Stats.Parses
+	if n := int64(len(blobs)); together > n+1 || together < n-1 {
+		t.Errorf("one log of %d records parsed %d files, want each of the %d .ts file versions once, give or take one", len(fs), together, n)
 	}
 	var alone int64
 	for i, f := range fs {
@@ -599,8 +604,8 @@ func TestLogEachOneWalk(t *testing.T) {
 	if hs[0].Stats.Passes != 2 || hs[2].Stats.Passes != 1 {
 		t.Errorf("route walked %d passes, unrelated %d: want 2 (it moves) and 1", hs[0].Stats.Passes, hs[2].Stats.Passes)
 	}
-	if alone <= int64(len(blobs)) {
-		t.Errorf("logs of each alone parsed %d files in all, want more than the %d file versions (the fixture shares no file)", alone, len(blobs))
+	if alone <= together+1 {
+		t.Errorf("logs of each alone parsed %d files in all, one log of all %d: want more alone (each parses the shared file's versions)", alone, together)
 	}
 }
 
