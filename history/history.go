@@ -285,6 +285,9 @@ func follow(ws []*walker, nodes []node) ([][]*History, error) {
 	}
 	last := lastUses(nodes)
 	m := newMemo(len(ws))
+	if err := seedBoundary(ws, nodes, last, m); err != nil {
+		return nil, err
+	}
 	active := make([]int, len(ws))
 	for i := range active {
 		active[i] = i

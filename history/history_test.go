@@ -740,7 +740,7 @@ func TestLogSinceEdgeSameTree(t *testing.T) {
 // a path (and so how many passes it walks) depends on scheduling. What
 // it lists must not: a long history in which the record moves away and
 // back, several times, logged with one worker and with many, and again,
-// gives the same bytes.
+// gives the same bytes, over the whole history and from a commit in it.
 func TestLogSchedulingIndependent(t *testing.T) {
 	r := newFixtureRepo(t)
 	other := "export const unrelated = 1\n"
@@ -760,8 +760,15 @@ func TestLogSchedulingIndependent(t *testing.T) {
 		r.commit(last, files)
 	}
 	fs := threeFindings(t)
-	for _, all := range []bool{false, true} {
+	for _, c := range []struct {
+		all  bool
+		from string
+	}{{false, ""}, {true, ""}, {false, "c25"}, {true, "c25"}} {
+		all := c.all
 		q := Query{To: r.commitObject(last), AllCommits: all, Repo: "https://example.invalid/o"}
+		if c.from != "" {
+			q.From = r.commitObject(c.from)
+		}
 		var want []byte
 		for _, procs := range []int{1, 8, 2, 8, 1} {
 			prev := runtime.GOMAXPROCS(procs)
@@ -776,14 +783,60 @@ func TestLogSchedulingIndependent(t *testing.T) {
 			}
 			if want == nil {
 				want = got
-				if n := len(hs[0].Entries); n < 10 {
-					t.Fatalf("all-commits %v: the route lists %d entries; the fixture should move and change it often", all, n)
+				if n := len(hs[0].Entries); n < 8 {
+					t.Fatalf("all-commits %v from %q: the route lists %d entries; the fixture should move and change it often", all, c.from, n)
 				}
 				continue
 			}
 			if !bytes.Equal(got, want) {
-				t.Fatalf("all-commits %v: GOMAXPROCS %d lists\n%s\nGOMAXPROCS 1 lists\n%s", all, procs, got, want)
+				t.Fatalf("all-commits %v from %q: GOMAXPROCS %d lists\n%s\nGOMAXPROCS 1 lists\n%s", all, c.from, procs, got, want)
 			}
+		}
+	}
+}
+
+// TestLogFromBoundaryPaths: a line of first parents that enters the range
+// from outside (git log From..To) starts with a record no commit of the
+// range compared; the file it cites there must still be followed. Here b
+// changes t2.txt, which the record cites since F (left out by --from F),
+// on a line (a, b) where nothing else changes it; s, on the other side
+// of the merge, cites t1 instead of G's tG.
+func TestLogFromBoundaryPaths(t *testing.T) {
+	def, err := findings.Parse([]byte(`id: cite
+page: prompts
+section: Routing
+title: Cited text
+claim: The text is sent.
+when: Always.
+path: src/prompts.ts
+file: file
+query: |
+  (import_statement source: (string) @file (#match? @file "^[\"'][.]/[^/]+[.]txt[\"']$"))
+`), "cite.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := func(cited, t2, readme string) map[string]string {
+		return map[string]string{
+			"src/prompts.ts": "import A from \"./" + cited + ".txt\"\nexport const all = [A]\n",
+			"src/t1.txt":     "one\n", "src/tG.txt": "g\n", "src/t2.txt": t2, "README.md": readme,
+		}
+	}
+	r := newFixtureRepo(t)
+	r.commit("G", files("tG", "two\n", "x\n"))
+	r.commit("F", files("t2", "two\n", "x\n"))
+	r.commit("a", files("t2", "two\n", "a\n"))
+	r.commit("s", files("t1", "two\n", "x\n"), "G")
+	r.commit("b", files("t2", "TWO\n", "a\n"), "a")
+	r.commit("M", files("t2", "TWO\n", "a\n"), "b", "s")
+	want := []string{"b | changed | -", "s | changed | -"}
+	for range 10 {
+		hs, err := LogEach(r.repo, Query{From: r.commitObject("F"), To: r.commitObject("M")}, []Finding{{ID: "cite", Definition: def}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := summary(hs[0]); !slices.Equal(got, want) {
+			t.Fatalf("log F..M:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }

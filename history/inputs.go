@@ -36,6 +36,9 @@ type inputs struct {
 	// absent is set when none of the definition's own paths holds a file:
 	// the record comes from the tree search.
 	absent bool
+	// extra is how many of the walker's extra paths the key covers (they
+	// are only ever added): a key of fewer is built again.
+	extra int
 }
 
 // Results of inputsDiffer.
@@ -50,8 +53,15 @@ const (
 
 // inputsDiffer compares n's inputs with its first parent's. A root commit
 // differs from "nothing".
+//
+// Both sides are keyed by the same paths, the walker's extra paths as
+// they stand when the call begins: keys built before a path was added are
+// built again, so a commit is never compared only because its key and its
+// parent's were built at different times (which, with the paths added
+// concurrently, would make what is compared depend on scheduling).
 func (w *walker) inputsDiffer(n node) (int, error) {
-	cur, err := w.inputs(n.hash, n.tree)
+	extra := w.extraPaths()
+	cur, err := w.inputs(n.hash, n.tree, extra)
 	if err != nil {
 		return 0, err
 	}
@@ -64,7 +74,7 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 		return 0, err
 	}
 	ptree := pc.tree
-	par, err := w.inputs(n.parent, ptree)
+	par, err := w.inputs(n.parent, ptree, extra)
 	if err != nil {
 		return 0, err
 	}
@@ -161,16 +171,27 @@ func (w *walker) outsideRange(h plumbing.Hash) (string, error) {
 	return o, nil
 }
 
+// extraPaths returns the walker's extra paths, sorted: a slice that is
+// never changed (a path added makes a new one).
+func (w *walker) extraPaths() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.extraSorted) != len(w.extra) {
+		w.extraSorted = slices.Sorted(maps.Keys(w.extra))
+	}
+	return w.extraSorted
+}
+
 // inputs returns (and remembers) what commit h, with tree t, holds at the
-// record's paths.
-func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
-	if in, ok := w.keys[h]; ok {
+// definition's paths and at extra (extraPaths).
+func (w *walker) inputs(h, t plumbing.Hash, extra []string) (*inputs, error) {
+	if in, ok := w.keys[h]; ok && in.extra == len(extra) {
 		return in, nil
 	}
 	// The key is compared, never shown: each entry's id and mode are
 	// written as bytes.
 	var b []byte
-	in := &inputs{absent: true}
+	in := &inputs{absent: true, extra: len(extra)}
 	entry := func(p string) (bool, error) {
 		e, ok, err := w.lookup(t, p)
 		if err != nil {
@@ -194,14 +215,6 @@ func (w *walker) inputs(h, t plumbing.Hash) (*inputs, error) {
 			in.absent = false
 		}
 	}
-	w.mu.Lock()
-	if len(w.extraSorted) != len(w.extra) {
-		// Paths are only ever added to extra; a new slice each time, so
-		// the one taken here is not changed under the loop below.
-		w.extraSorted = slices.Sorted(maps.Keys(w.extra))
-	}
-	extra := w.extraSorted
-	w.mu.Unlock()
 	for _, p := range extra {
 		if _, err := entry(p); err != nil {
 			return nil, err

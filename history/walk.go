@@ -387,6 +387,52 @@ func extractAt(w *walker, h plumbing.Hash, ids []string) (*findings.Document, []
 	return doc, recs, nil
 }
 
+// seedBoundary notes the paths the records have at the parents the range
+// leaves out (git log From..To: a node whose first parent is reachable
+// from From). Along a line of first parents the walk learns a record's
+// paths at the commits it compares; a line that enters the range from
+// outside starts with a record nothing compared, so a path it reads there
+// (a file: target, a moved file) would be unknown, and a later change to
+// it missed. Without From every line starts at a root commit, which is
+// always compared, and nothing is left out. The records are kept in the
+// memo for the nodes that compare against those parents.
+func seedBoundary(ws []*walker, nodes []node, last map[plumbing.Hash]int, m *memo) error {
+	if len(ws) == 0 {
+		return nil
+	}
+	in := make(map[plumbing.Hash]bool, len(nodes))
+	for _, n := range nodes {
+		in[n.hash] = true
+	}
+	var ids []string
+	for _, w := range ws {
+		if id := w.q.Definition.ID; !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	seen := map[plumbing.Hash]bool{}
+	for _, n := range nodes {
+		h := n.parent
+		if !n.hasParent || in[h] || seen[h] {
+			continue
+		}
+		seen[h] = true
+		doc, recs, err := extractAt(ws[0], h, ids)
+		if err != nil {
+			return err
+		}
+		for i, id := range ids {
+			e := &locatedAt{done: make(chan struct{}), doc: doc, recs: recs[i], last: last[h], counted: map[*walker]bool{}}
+			close(e.done)
+			m.entries[memoKey{h, id}] = e
+		}
+		for _, w := range ws {
+			w.keep(m.entries[memoKey{h, w.q.Definition.ID}])
+		}
+	}
+	return nil
+}
+
 // keep makes the walker's state from the records its definition has at a
 // commit (e.doc holds no records) and notes the paths they were found at.
 func (w *walker) keep(e *locatedAt) *state {
