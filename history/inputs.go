@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"cmp"
 	"container/heap"
 	"encoding/binary"
 	"errors"
@@ -270,32 +271,51 @@ func (w *walker) lookup(t plumbing.Hash, p string) (object.TreeEntry, bool, erro
 }
 
 // findInTree returns the entry name of tree t, a zero entry when there is
-// none. It scans the tree's encoding (mode SP name NUL 20-byte id, for each
-// entry) rather than decoding every entry: a walk looks up one name in
-// thousands of trees.
+// none. It scans the tree's encoding rather than decoding every entry: a
+// walk looks up one name in thousands of trees.
 func findInTree(objs *source.Objects, t plumbing.Hash, name string) (object.TreeEntry, error) {
 	data, err := objs.Read(t, plumbing.TreeObject)
 	if err != nil {
 		return object.TreeEntry{}, err
 	}
 	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		nul := bytes.IndexByte(data, 0)
-		if sp < 0 || nul < sp || nul+1+hashLen > len(data) {
-			return object.TreeEntry{}, fmt.Errorf("read tree %s: malformed entry", t)
+		var e rawEntry
+		if e, data, err = nextEntry(t, data); err != nil {
+			return object.TreeEntry{}, err
 		}
-		if string(data[sp+1:nul]) == name {
-			mode, err := filemode.New(string(data[:sp]))
-			if err != nil {
-				return object.TreeEntry{}, fmt.Errorf("read tree %s: %w", t, err)
-			}
-			var h plumbing.Hash
-			copy(h[:], data[nul+1:nul+1+hashLen])
-			return object.TreeEntry{Name: name, Mode: mode, Hash: h}, nil
+		if string(e.name) == name {
+			return object.TreeEntry{Name: name, Mode: e.mode, Hash: e.hash}, nil
 		}
-		data = data[nul+1+hashLen:]
 	}
 	return object.TreeEntry{}, nil
+}
+
+// rawEntry is one entry of a tree's encoding; its name is a view into the
+// tree's bytes.
+type rawEntry struct {
+	name []byte
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+// nextEntry decodes the first entry of data, the encoding of tree t (mode
+// SP name NUL 20-byte id, for each entry), and returns the rest.
+func nextEntry(t plumbing.Hash, data []byte) (rawEntry, []byte, error) {
+	sp := bytes.IndexByte(data, ' ')
+	nul := bytes.IndexByte(data, 0)
+	if sp <= 0 || nul < sp || nul+1+hashLen > len(data) {
+		return rawEntry{}, nil, fmt.Errorf("read tree %s: malformed entry", t)
+	}
+	var mode uint32
+	for _, c := range data[:sp] {
+		if c < '0' || c > '7' || mode > 1<<28 {
+			return rawEntry{}, nil, fmt.Errorf("read tree %s: malformed mode %q", t, data[:sp])
+		}
+		mode = mode<<3 | uint32(c-'0')
+	}
+	e := rawEntry{name: data[sp+1 : nul], mode: filemode.FileMode(mode)}
+	copy(e.hash[:], data[nul+1:nul+1+hashLen])
+	return e, data[nul+1+hashLen:], nil
 }
 
 // hashLen is the length of an object id in a tree entry (SHA-1).
@@ -363,97 +383,128 @@ func (d *treeDiff) read(w *walker, h plumbing.Hash) ([]byte, error) {
 }
 
 // diffTrees appends to blobs those of the .ts/.tsx files that differ
-// between trees a and b (the zero id for none).
+// between trees a and b (the zero id for none). Git sorts a tree's
+// entries by name, a directory's as if it ended in "/", so the two
+// encodings are merged in one pass, as git diff-tree does. An entry not
+// matched by an equal one on the other side counts as changed, so a tree
+// out of order lists too much, never too little.
 func diffTrees(objs *source.Objects, a, b plumbing.Hash, blobs *[]plumbing.Hash) error {
 	if a == b {
 		return nil
 	}
-	ea, err := treeEntries(objs, a)
+	da, err := treeData(objs, a)
 	if err != nil {
 		return err
 	}
-	eb, err := treeEntries(objs, b)
+	db, err := treeData(objs, b)
 	if err != nil {
 		return err
 	}
-	old := make(map[string]object.TreeEntry, len(ea))
-	for _, e := range ea {
-		old[e.Name] = e
-	}
-	for _, n := range eb {
-		o := old[n.Name]
-		delete(old, n.Name)
-		if o.Hash == n.Hash && o.Mode == n.Mode {
+	var ea, eb rawEntry
+	haveA, haveB := false, false
+	for {
+		if !haveA && len(da) > 0 {
+			if ea, da, err = nextEntry(a, da); err != nil {
+				return err
+			}
+			haveA = true
+		}
+		if !haveB && len(db) > 0 {
+			if eb, db, err = nextEntry(b, db); err != nil {
+				return err
+			}
+			haveB = true
+		}
+		var o, n *rawEntry
+		switch {
+		case !haveA && !haveB:
+			return nil
+		case !haveB:
+			o = &ea
+		case !haveA:
+			n = &eb
+		default:
+			switch c := gitOrder(ea, eb); {
+			case c < 0:
+				o = &ea
+			case c > 0:
+				n = &eb
+			default:
+				o, n = &ea, &eb
+			}
+		}
+		if o != nil {
+			haveA = false
+		}
+		if n != nil {
+			haveB = false
+		}
+		if o != nil && n != nil && o.hash == n.hash && o.mode == n.mode {
 			continue
 		}
 		if err := diffEntries(objs, o, n, blobs); err != nil {
 			return err
 		}
 	}
-	// The names only a holds, in a's order.
-	for _, o := range ea {
-		if _, ok := old[o.Name]; ok {
-			if err := diffEntries(objs, o, object.TreeEntry{}, blobs); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
-// diffEntries is diffTrees for one name whose entries differ (a zero
-// entry where the name is absent).
-func diffEntries(objs *source.Objects, o, n object.TreeEntry, blobs *[]plumbing.Hash) error {
-	dir := func(e object.TreeEntry) plumbing.Hash {
-		if e.Mode == filemode.Dir {
-			return e.Hash
+// gitOrder compares two entries as git sorts a tree's: by name, a
+// directory's name followed by "/" (git's base_name_compare).
+func gitOrder(a, b rawEntry) int {
+	l := min(len(a.name), len(b.name))
+	if c := bytes.Compare(a.name[:l], b.name[:l]); c != 0 {
+		return c
+	}
+	next := func(e rawEntry) byte {
+		if l < len(e.name) {
+			return e.name[l]
+		}
+		return dirSlash(e)
+	}
+	return cmp.Compare(next(a), next(b))
+}
+
+// dirSlash is the byte git sorts after a tree entry's name: '/' for a
+// directory, 0 for anything else.
+func dirSlash(e rawEntry) byte {
+	if e.mode == filemode.Dir {
+		return '/'
+	}
+	return 0
+}
+
+// diffEntries is diffTrees for one name whose entries differ (nil where
+// the name is absent).
+func diffEntries(objs *source.Objects, o, n *rawEntry, blobs *[]plumbing.Hash) error {
+	dir := func(e *rawEntry) plumbing.Hash {
+		if e != nil && e.mode == filemode.Dir {
+			return e.hash
 		}
 		return plumbing.ZeroHash
 	}
-	if o.Mode == filemode.Dir || n.Mode == filemode.Dir {
-		if err := diffTrees(objs, dir(o), dir(n), blobs); err != nil {
+	if da, dn := dir(o), dir(n); !da.IsZero() || !dn.IsZero() {
+		if err := diffTrees(objs, da, dn, blobs); err != nil {
 			return err
 		}
 	}
-	for _, e := range []object.TreeEntry{o, n} {
-		if e.Mode != filemode.Regular && e.Mode != filemode.Executable && e.Mode != filemode.Deprecated {
+	for _, e := range []*rawEntry{o, n} {
+		if e == nil || e.mode != filemode.Regular && e.mode != filemode.Executable && e.mode != filemode.Deprecated {
 			// Directories are compared above; the search skips links.
 			continue
 		}
-		if strings.HasSuffix(e.Name, ".ts") || strings.HasSuffix(e.Name, ".tsx") {
-			*blobs = append(*blobs, e.Hash)
+		if bytes.HasSuffix(e.name, []byte(".ts")) || bytes.HasSuffix(e.name, []byte(".tsx")) {
+			*blobs = append(*blobs, e.hash)
 		}
 	}
 	return nil
 }
 
-// treeEntries lists tree t's entries from its encoding; none for the zero
-// id.
-func treeEntries(objs *source.Objects, t plumbing.Hash) ([]object.TreeEntry, error) {
+// treeData returns tree t's encoding; none for the zero id.
+func treeData(objs *source.Objects, t plumbing.Hash) ([]byte, error) {
 	if t.IsZero() {
 		return nil, nil
 	}
-	data, err := objs.Read(t, plumbing.TreeObject)
-	if err != nil {
-		return nil, err
-	}
-	var out []object.TreeEntry
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		nul := bytes.IndexByte(data, 0)
-		if sp < 0 || nul < sp || nul+1+hashLen > len(data) {
-			return nil, fmt.Errorf("read tree %s: malformed entry", t)
-		}
-		mode, err := filemode.New(string(data[:sp]))
-		if err != nil {
-			return nil, fmt.Errorf("read tree %s: %w", t, err)
-		}
-		e := object.TreeEntry{Name: string(data[sp+1 : nul]), Mode: mode}
-		copy(e.Hash[:], data[nul+1:nul+1+hashLen])
-		out = append(out, e)
-		data = data[nul+1+hashLen:]
-	}
-	return out, nil
+	return objs.Read(t, plumbing.TreeObject)
 }
 
 // readBlob reads a blob for SearchConsiders; one over source.MaxBlobSize
