@@ -266,12 +266,71 @@ func TestConcurrentExtractDeterministic(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	// Trees are freed when the calls holding them end.
-	x.parses.mu.Lock()
-	defer x.parses.mu.Unlock()
-	for _, e := range x.parses.files {
-		t.Errorf("a parse tree is still kept (%d users) after every Extract returned", e.users)
+	// When every call has ended no tree has a user, and those kept are
+	// the recent ones, within the budget.
+	checkParsesReleased(t, x.parses)
+}
+
+// checkParsesReleased fails unless, with no call in flight, every tree c
+// keeps is among the recently released ones, within c's budget.
+func checkParsesReleased(t *testing.T, c *parseCache) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	size := 0
+	for _, e := range c.files {
+		if e.users != 0 || e.recent == nil {
+			t.Errorf("parse tree %q has %d users and recent=%v after every Extract returned", e.key, e.users, e.recent != nil)
+		}
+		size += e.size()
 	}
+	if c.recent.Len() != len(c.files) || size != c.recentBytes || size > c.keep {
+		t.Errorf("%d trees kept, %d listed as recent, %d bytes of source (counted %d), budget %d", len(c.files), c.recent.Len(), size, c.recentBytes, c.keep)
+	}
+}
+
+// TestParseTreesKeptWithinBudget: trees no call holds are kept, most
+// recently released first, up to the budget of source bytes; a tree kept
+// is not parsed again, one dropped is.
+func TestParseTreesKeptWithinBudget(t *testing.T) {
+	c := newParseCache()
+	file := func(blob string, n int) *source.File {
+		return &source.File{Path: "src/" + blob + ".ts", Blob: blob, Data: bytes.Repeat([]byte("let a = 1;\n"), n/11)}
+	}
+	use := func(f *source.File) {
+		e := c.acquire(f)
+		if err := c.parse(e, f); err != nil {
+			t.Fatal(err)
+		}
+		c.release(e)
+	}
+	c.keep = 3000
+	a, b, d := file("a", 1100), file("b", 1100), file("d", 1100)
+	use(a)
+	use(b)
+	use(a) // kept: not parsed again, and now the most recent
+	if n := c.parses.Load(); n != 2 {
+		t.Fatalf("parsed %d times, want 2 (a kept after its first call)", n)
+	}
+	use(d) // over the budget: b, the least recent, goes
+	checkParsesReleased(t, c)
+	use(b)
+	if n := c.parses.Load(); n != 4 {
+		t.Errorf("parsed %d times, want 4 (b dropped, then parsed again)", n)
+	}
+	use(d) // b pushed a out; d is kept
+	if n := c.parses.Load(); n != 4 {
+		t.Errorf("parsed %d times, want 4 (d kept)", n)
+	}
+	big := file("big", 4000)
+	use(big) // larger than the whole budget: freed at once
+	c.mu.Lock()
+	_, kept := c.files[parseKey(big)]
+	c.mu.Unlock()
+	if kept {
+		t.Error("a tree whose source exceeds the budget was kept")
+	}
+	checkParsesReleased(t, c)
 }
 
 // TestParsedOncePerBlob: within an Extract a blob is parsed once, however
@@ -630,3 +689,4 @@ func TestResultCacheBounded(t *testing.T) {
 		}
 	}
 }
+

@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"container/list"
 	"context"
 	"fmt"
 	"path"
@@ -199,19 +200,32 @@ func (f *parsedFile) syntaxErrors(r byteRange) []int {
 
 // parseCache shares syntax trees by blob among the Extract calls that use
 // them, so a blob is parsed once however many definitions of the calls in
-// flight read it. A tree lives while some call holds it and is freed when
-// the last one ends: the next snapshot rarely needs it, since the records
-// computed from a blob are kept by blob id (see results.go), so memory
-// stays bounded by the calls in flight, not by the number of releases
-// read. (Keeping the trees no call held, up to 8 MiB of them, saved some
-// 50 parses of 320, under 1% of the CPU time, over opencode's releases
-// v1.16.0..v1.18.3, and nothing on one build or a log: bench/CACHES.md.)
+// flight read it. A tree lives while some call holds it, and after that
+// among the most recently released ones, up to keptSourceBytes of source:
+// a call that locates a definition again because one of its files changed
+// (a log, commit after commit; a run of releases) reads the others again.
+// Memory stays bounded by the calls in flight and that budget, not by the
+// number of commits read.
 type parseCache struct {
 	mu    sync.Mutex
 	files map[string]*cachedParse
+	// recent lists the entries no call holds, most recently released
+	// last; recentBytes is the size of their sources.
+	recent      list.List
+	recentBytes int
+	// keep bounds recentBytes.
+	keep int
 	// parses counts the trees built, for tests and benchmarks.
 	parses atomic.Int64
 }
+
+// keptSourceBytes bounds the source of the syntax trees kept after their
+// last call released them. A tree takes about 30 times its source in
+// memory, so 256 KiB of source keeps some 8 MiB of trees. Over opencode's
+// whole history a log of the catalog parsed 15,466 files without them,
+// 9,391 of them blobs it had parsed before (most often the other tool
+// files of a definition that reads them all), and 9,006 with them.
+const keptSourceBytes = 256 << 10
 
 // cachedParse is one blob's parse. Its tree is never queried itself:
 // go-tree-sitter's Tree caches Go node values in a map without a lock, so
@@ -223,9 +237,14 @@ type cachedParse struct {
 	base  *parsedFile
 	err   error
 	users int // calls holding the entry, under parseCache.mu
+	// recent is the entry's element in parseCache.recent while no call
+	// holds it.
+	recent *list.Element
 }
 
-func newParseCache() *parseCache { return &parseCache{files: map[string]*cachedParse{}} }
+func newParseCache() *parseCache {
+	return &parseCache{files: map[string]*cachedParse{}, keep: keptSourceBytes}
+}
 
 func parseKey(f *source.File) string { return f.Blob + "\x00" + path.Ext(f.Path) }
 
@@ -241,21 +260,51 @@ func (c *parseCache) acquire(f *source.File) *cachedParse {
 		e = &cachedParse{key: key}
 		c.files[key] = e
 	}
+	if e.recent != nil {
+		c.recent.Remove(e.recent)
+		e.recent = nil
+		c.recentBytes -= e.size()
+	}
 	e.users++
 	return e
 }
 
-// release drops one user of e; the tree no call holds any more is freed.
+// release drops one user of e. A tree no call holds any more joins the
+// recent ones, and the oldest of those are freed past the budget.
 func (c *parseCache) release(e *cachedParse) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e.users--; e.users > 0 {
 		return
 	}
+	if e.base == nil || e.size() > c.keep {
+		c.drop(e)
+		return
+	}
+	e.recent = c.recent.PushBack(e)
+	c.recentBytes += e.size()
+	for c.recentBytes > c.keep {
+		old := c.recent.Remove(c.recent.Front()).(*cachedParse)
+		old.recent = nil
+		c.recentBytes -= old.size()
+		c.drop(old)
+	}
+}
+
+// drop forgets e and frees its tree; c.mu is held.
+func (c *parseCache) drop(e *cachedParse) {
 	delete(c.files, e.key)
 	if e.base != nil {
 		e.base.close()
 	}
+}
+
+// size is the size of the entry's source, 0 before it is parsed.
+func (e *cachedParse) size() int {
+	if e.base == nil {
+		return 0
+	}
+	return len(e.base.Data)
 }
 
 // parse parses f on the entry's first call.
