@@ -172,7 +172,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs, diff := map[treeName]object.TreeEntry{}, &treeDiff{}
+	dirs, diff, pd := map[treeName]object.TreeEntry{}, &treeDiff{}, &pathDiff{}
 	// Commits are placed against release tags (since/until, search_from)
 	// from their headers in the pack files, by the walkers and the
 	// snapshots alike.
@@ -188,7 +188,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 			ids[j] = fs[k].ID
 		}
 		w := newWalker(repo, x, fq, ids)
-		w.commits, w.dirs, w.diff, w.objs, w.hist = read, dirs, diff, objs, hist
+		w.commits, w.dirs, w.diff, w.pdiff, w.objs, w.hist = read, dirs, diff, pd, objs, hist
 		ws[i] = w
 	}
 	hss, err := follow(ws, nodes)
@@ -312,7 +312,6 @@ func follow(ws []*walker, nodes []node) ([][]*History, error) {
 				ws[i].done()
 				continue
 			}
-			ws[i].keys = map[plumbing.Hash]*inputs{}
 			next = append(next, i)
 		}
 		active = next
@@ -359,17 +358,17 @@ type walker struct {
 	// were found at (a moved file, a file: target).
 	paths []string
 	extra map[string]bool
-	// extraSorted is extra's paths in order, for inputs.
+	// extraSorted is extra's paths in order, for inputsDiffer.
 	extraSorted []string
-	// keys are the inputs of the commits the walk has yet to read again
-	// (see forget).
-	keys map[plumbing.Hash]*inputs
 	// commits are the commits of the range and their parents.
 	commits commits
 	// dirs remembers tree lookups (see lookup); diff the .ts/.tsx files
 	// that differ between the last two trees compared (sourcesDiffer).
 	dirs map[treeName]object.TreeEntry
 	diff *treeDiff
+	// pdiff compares the paths of the node the walk is at with its
+	// parent's (see pathDiff), for all walkers.
+	pdiff *pathDiff
 	// objs reads the commits and trees walked.
 	objs *source.Objects
 	// hist is the repository's history, for the since/until range;
@@ -406,8 +405,8 @@ func newWalker(repo *git.Repository, x *locate.Extractor, q Query, ids []string)
 		repo: repo, x: x, q: q, ids: ids,
 		paths:      append([]string{q.Definition.Path}, q.Definition.Candidates...),
 		diff:       &treeDiff{},
+		pdiff:      &pathDiff{},
 		extra:      map[string]bool{},
-		keys:       map[plumbing.Hash]*inputs{},
 		compared:   map[plumbing.Hash]comparison{},
 		hist:       source.NewGitHistory(repo),
 		outside:    map[plumbing.Hash]string{},
@@ -504,7 +503,6 @@ func status(r *findings.Record) string {
 func (w *walker) forget(n node, k int, last map[plumbing.Hash]int) {
 	for _, h := range []plumbing.Hash{n.hash, n.parent} {
 		if at, ok := last[h]; ok && at == k {
-			delete(w.keys, h)
 			delete(w.outside, h)
 			delete(w.skipped, h)
 		}
@@ -513,7 +511,7 @@ func (w *walker) forget(n node, k int, last map[plumbing.Hash]int) {
 
 // done drops what the walker keeps between passes, once it walks no more.
 func (w *walker) done() {
-	w.keys, w.compared, w.outside, w.skipped = nil, nil, nil, nil
+	w.compared, w.outside, w.skipped = nil, nil, nil
 }
 
 func (w *walker) isPath(p string) bool {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"container/heap"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
@@ -21,26 +20,13 @@ import (
 )
 
 // A record at a commit depends on the definition and on the files locating
-// it reads, nothing else (extract/results.go): the files at the
+// it reads, nothing else (locate/results.go): the files at the
 // definition's path and candidates, the file a file: span cites, and, only
 // when the definition's files are all absent, the .ts/.tsx files of the
 // whole tree (the tree search). So a commit whose entries at those paths
 // (blob id and mode) equal its first parent's, and, when the definition's
 // files are absent, whose .ts/.tsx files equal its parent's, has the
 // parent's record: it is not located at all.
-
-// inputs is what a commit holds at the paths a record can depend on.
-type inputs struct {
-	// key joins the entries at the definition's paths and at every other
-	// path a record was found at.
-	key string
-	// absent is set when none of the definition's own paths holds a file:
-	// the record comes from the tree search.
-	absent bool
-	// extra is how many of the walker's extra paths the key covers (they
-	// are only ever added): a key of fewer is built again.
-	extra int
-}
 
 // Results of inputsDiffer.
 const (
@@ -52,20 +38,11 @@ const (
 	sourcesChanged
 )
 
-// inputsDiffer compares n's inputs with its first parent's. A root commit
+// inputsDiffer compares n's inputs with its first parent's: the entries
+// at the definition's paths and at the walker's extra paths as they stand
+// when the call begins, both sides by the same paths. A root commit
 // differs from "nothing".
-//
-// Both sides are keyed by the same paths, the walker's extra paths as
-// they stand when the call begins: keys built before a path was added are
-// built again, so a commit is never compared only because its key and its
-// parent's were built at different times (which, with the paths added
-// concurrently, would make what is compared depend on scheduling).
 func (w *walker) inputsDiffer(n node) (int, error) {
-	extra := w.extraPaths()
-	cur, err := w.inputs(n.hash, n.tree, extra)
-	if err != nil {
-		return 0, err
-	}
 	if !n.hasParent {
 		// Compared with an empty tree: listed when the record is located.
 		return filesChanged, nil
@@ -75,15 +52,28 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 		return 0, err
 	}
 	ptree := pc.tree
-	par, err := w.inputs(n.parent, ptree, extra)
-	if err != nil {
-		return 0, err
+	d := w.pdiff.at(n.tree, ptree)
+	for _, ps := range [][]string{w.paths, w.extraPaths()} {
+		for _, p := range ps {
+			differs, err := d.differs(w, p)
+			if err != nil {
+				return 0, fmt.Errorf("look up %s at %s and its parent: %w", p, n.hash, err)
+			}
+			if differs {
+				return filesChanged, nil
+			}
+		}
 	}
-	if cur.key != par.key {
-		return filesChanged, nil
-	}
-	if !cur.absent {
-		return unchangedInputs, nil
+	for _, p := range w.paths {
+		e, ok, err := w.lookup(n.tree, p)
+		if err != nil {
+			return 0, fmt.Errorf("look up %s at %s: %w", p, n.hash, err)
+		}
+		if ok && e.Mode.IsFile() {
+			// The same files on both sides, and one of the
+			// definition's own: the same records.
+			return unchangedInputs, nil
+		}
 	}
 	// The definition's files are absent on both sides: the records come
 	// from the tree search, which depends on where each commit stands to
@@ -134,6 +124,62 @@ func (w *walker) inputsDiffer(n node) (int, error) {
 	return unchangedInputs, nil
 }
 
+// pathDiff tells, for one pair of trees (a commit's and its first
+// parent's), which paths hold another entry on one side than on the
+// other. The walkers of a log share it: at a node, each path is compared
+// once for all of them, and a path under a directory whose two entries
+// are equal is not looked up at all (as git's path-limited walk skips
+// equal subtrees). Only the walk's producer uses it.
+type pathDiff struct {
+	tree, ptree plumbing.Hash
+	memo        map[string]bool
+}
+
+// at returns d set to trees tree and ptree, what it knew of other trees
+// forgotten.
+func (d *pathDiff) at(tree, ptree plumbing.Hash) *pathDiff {
+	if d.memo == nil || d.tree != tree || d.ptree != ptree {
+		d.tree, d.ptree = tree, ptree
+		if d.memo == nil {
+			d.memo = map[string]bool{}
+		}
+		clear(d.memo)
+	}
+	return d
+}
+
+// differs reports whether p (a file or directory) holds another entry
+// (blob or tree id, mode, or none) in d's two trees.
+func (d *pathDiff) differs(w *walker, p string) (bool, error) {
+	if d.tree == d.ptree {
+		return false, nil
+	}
+	if v, ok := d.memo[p]; ok {
+		return v, nil
+	}
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		dir, err := d.differs(w, p[:i])
+		if err != nil {
+			return false, err
+		}
+		if !dir {
+			d.memo[p] = false
+			return false, nil
+		}
+	}
+	a, okA, err := w.lookup(d.tree, p)
+	if err != nil {
+		return false, err
+	}
+	b, okB, err := w.lookup(d.ptree, p)
+	if err != nil {
+		return false, err
+	}
+	v := okA != okB || a.Hash != b.Hash || a.Mode != b.Mode
+	d.memo[p] = v
+	return v, nil
+}
+
 // searchSkipped is locate's Extractor.SearchSkipped for commit h,
 // remembered.
 func (w *walker) searchSkipped(h plumbing.Hash) ([]string, error) {
@@ -181,49 +227,6 @@ func (w *walker) extraPaths() []string {
 		w.extraSorted = slices.Sorted(maps.Keys(w.extra))
 	}
 	return w.extraSorted
-}
-
-// inputs returns (and remembers) what commit h, with tree t, holds at the
-// definition's paths and at extra (extraPaths).
-func (w *walker) inputs(h, t plumbing.Hash, extra []string) (*inputs, error) {
-	if in, ok := w.keys[h]; ok && in.extra == len(extra) {
-		return in, nil
-	}
-	// The key is compared, never shown: each entry's id and mode are
-	// written as bytes.
-	var b []byte
-	in := &inputs{absent: true, extra: len(extra)}
-	entry := func(p string) (bool, error) {
-		e, ok, err := w.lookup(t, p)
-		if err != nil {
-			return false, fmt.Errorf("look up %s at %s: %w", p, h, err)
-		}
-		b = append(append(b, p...), 0)
-		if !ok {
-			b = append(b, '\n')
-			return false, nil
-		}
-		b = binary.BigEndian.AppendUint32(append(b, e.Hash[:]...), uint32(e.Mode))
-		b = append(b, '\n')
-		return e.Mode.IsFile(), nil
-	}
-	for _, p := range w.paths {
-		found, err := entry(p)
-		if err != nil {
-			return nil, err
-		}
-		if found {
-			in.absent = false
-		}
-	}
-	for _, p := range extra {
-		if _, err := entry(p); err != nil {
-			return nil, err
-		}
-	}
-	in.key = string(b)
-	w.keys[h] = in
-	return in, nil
 }
 
 // treeName is one name looked up in one tree.
