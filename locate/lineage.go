@@ -70,9 +70,13 @@ type graph struct {
 	tags  map[string]string
 	walks map[string]*targetWalk
 	// answers are the definite places found or read, per commit asked
-	// about and tag commit; loaded and dirty say which commits' files
-	// were read and which have answers they lack.
-	answers map[string]map[string]Place
+	// about: its place to the tag commit targets[i] at i, PlaceUnknown
+	// where none is known (a log asks about thousands of commits, and a
+	// map per commit took some 1 KB of each). loaded and dirty say which
+	// commits' files were read and which have answers they lack.
+	answers map[string][]Place
+	targets []string
+	target  map[string]int
 	loaded  map[string]bool
 	dirty   map[string]bool
 	// partial is set once a commit was found missing (a shallow copy,
@@ -126,7 +130,7 @@ type targetWalk struct {
 func newLineage() *lineage { return &lineage{graphs: map[source.History]*graph{}} }
 
 // Place is where a commit stands to a release tag.
-type Place int
+type Place int8
 
 const (
 	// PlaceUnknown: ancestry does not tell (see lineage).
@@ -162,10 +166,12 @@ func (l *lineage) place(h source.History, commit, tag string, walking func()) (P
 	if !g.loaded[commit] {
 		g.loaded[commit] = true
 		if l.disk != nil {
-			g.answers[commit] = l.disk.loadPlaces(commit)
+			for t, p := range l.disk.loadPlaces(commit) {
+				g.setAnswer(commit, t, p)
+			}
 		}
 	}
-	if p, ok := g.answers[commit][target]; ok {
+	if p := g.answer(commit, target); p != PlaceUnknown {
 		return p, nil
 	}
 	if walking != nil {
@@ -173,13 +179,47 @@ func (l *lineage) place(h source.History, commit, tag string, walking func()) (P
 	}
 	p, err := g.place(commit, target)
 	if err == nil && p != PlaceUnknown {
-		if g.answers[commit] == nil {
-			g.answers[commit] = map[string]Place{}
-		}
-		g.answers[commit][target] = p
+		g.setAnswer(commit, target, p)
 		g.dirty[commit] = true
 	}
 	return p, err
+}
+
+// answer is the definite place of commit to the tag commit target found
+// or read so far, PlaceUnknown when there is none.
+func (g *graph) answer(commit, target string) Place {
+	i, ok := g.target[target]
+	if row := g.answers[commit]; ok && i < len(row) {
+		return row[i]
+	}
+	return PlaceUnknown
+}
+
+// setAnswer notes the place of commit to the tag commit target.
+func (g *graph) setAnswer(commit, target string, p Place) {
+	i, ok := g.target[target]
+	if !ok {
+		i = len(g.targets)
+		g.targets = append(g.targets, target)
+		g.target[target] = i
+	}
+	row := g.answers[commit]
+	if i >= len(row) {
+		row = append(row, make([]Place, i+1-len(row))...)
+		g.answers[commit] = row
+	}
+	row[i] = p
+}
+
+// answersOf lists the definite places of commit, by tag commit.
+func (g *graph) answersOf(commit string) map[string]Place {
+	out := map[string]Place{}
+	for i, p := range g.answers[commit] {
+		if p != PlaceUnknown {
+			out[g.targets[i]] = p
+		}
+	}
+	return out
 }
 
 // ErrHistoryMissing is Newer's error when this copy of the repository
@@ -266,7 +306,7 @@ func (l *lineage) graph(h source.History) *graph {
 	g, ok := l.graphs[h]
 	if !ok {
 		g = &graph{h: h, nodes: map[string]*node{}, tags: map[string]string{}, walks: map[string]*targetWalk{},
-			answers: map[string]map[string]Place{}, loaded: map[string]bool{}, dirty: map[string]bool{}}
+			answers: map[string][]Place{}, target: map[string]int{}, loaded: map[string]bool{}, dirty: map[string]bool{}}
 		l.graphs[h] = g
 	}
 	return g
@@ -281,7 +321,7 @@ func (l *lineage) save(h source.History, commit string) {
 	if !ok || l.disk == nil || !g.dirty[commit] || g.partial {
 		return
 	}
-	l.disk.storePlaces(commit, g.answers[commit])
+	l.disk.storePlaces(commit, g.answersOf(commit))
 	g.dirty[commit] = false
 }
 

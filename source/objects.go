@@ -129,8 +129,10 @@ func (o *Objects) Close() error {
 }
 
 // objectCacheBytes bounds the decoded objects kept for the deltas based
-// on them. A tree is rarely more than a few KiB: on opencode's history a
-// log takes the same CPU with 4 MiB as with 16, and less memory.
+// on them, by the memory they hold (their capacity: go-git's delta
+// patching allocates more than the object's size). A tree is rarely more
+// than a few KiB: on opencode's history a log takes the same CPU with
+// 4 MiB as with 16, and less memory.
 const objectCacheBytes = 8 << 20
 
 // Read returns the bytes of object h, which must be of type want:
@@ -399,11 +401,11 @@ func (c *objectCache) put(k objectPlace, typ plumbing.ObjectType, data []byte) {
 		return
 	}
 	c.at[k] = c.order.PushFront(&cachedObject{key: k, typ: typ, data: data})
-	c.bytes += len(data)
+	c.bytes += cap(data)
 	for c.bytes > c.max {
 		old := c.order.Remove(c.order.Back()).(*cachedObject)
 		delete(c.at, old.key)
-		c.bytes -= len(old.data)
+		c.bytes -= cap(old.data)
 	}
 }
 
