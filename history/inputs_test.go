@@ -92,3 +92,44 @@ func TestDiffTreesOutOfOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPathDiff: a path differs when its entry (id, mode, or none) does;
+// paths under a directory equal on both sides are not looked up.
+func TestPathDiff(t *testing.T) {
+	r := gittest.New(t)
+	blob := func(name, s string) object.TreeEntry {
+		return object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: r.Blob(s)}
+	}
+	dir := func(name string, es ...object.TreeEntry) object.TreeEntry {
+		return object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: r.Tree(es)}
+	}
+	lib := dir("lib", blob("x.ts", "x"))
+	a := r.Tree([]object.TreeEntry{lib, dir("src", blob("a.ts", "a"), blob("b.ts", "b"), blob("gone.ts", "g"), blob("mode.ts", "m"))})
+	exec := blob("mode.ts", "m")
+	exec.Mode = filemode.Executable
+	b := r.Tree([]object.TreeEntry{lib, dir("src", blob("a.ts", "a2"), blob("b.ts", "b"), exec, blob("new.ts", "n"))})
+	w := &walker{objs: source.NewObjects(r.Repo), dirs: map[treeName]object.TreeEntry{}}
+	d := (&pathDiff{}).at(b, a)
+	for p, want := range map[string]bool{
+		"src/a.ts": true, "src/b.ts": false, "src/gone.ts": true, "src/new.ts": true,
+		"src/mode.ts": true, "src/none.ts": false, "lib/x.ts": false, "lib/y.ts": false, "other/z.ts": false,
+	} {
+		got, err := d.differs(w, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s differs = %v, want %v", p, got, want)
+		}
+	}
+	// lib is equal on both sides: nothing below it was looked up.
+	for k := range w.dirs {
+		if k.tree == lib.Hash {
+			t.Errorf("looked up %q inside lib, which is the same on both sides", k.name)
+		}
+	}
+	// Another pair of trees forgets the answers.
+	if got, _ := d.at(a, a).differs(w, "src/a.ts"); got {
+		t.Error("src/a.ts differs between a tree and itself")
+	}
+}
