@@ -2,10 +2,12 @@ package locate
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -690,3 +692,43 @@ func TestResultCacheBounded(t *testing.T) {
 	}
 }
 
+// TestStoreEncodesAsEntry: an entry written from its variants' own JSON,
+// each encoded once, is byte for byte the JSON of the diskEntry, and reads
+// back as the results stored.
+func TestStoreEncodesAsEntry(t *testing.T) {
+	d := &diskCache{root: t.TempDir()}
+	d.dir = filepath.Join(d.root, "build")
+	rec := func(id, excerpt string) *findings.Record {
+		return &findings.Record{ID: id, Status: findings.StatusLocated, Claim: "a <b> & \"c\"\n",
+			Location: &findings.Location{Path: "src/a#b.ts", Blob: "b0", Lines: findings.Lines{Start: 1, End: 2}, SHA256: strings.Repeat("ab", 32), Excerpt: excerpt}}
+	}
+	var vs []*cachedResult
+	for i, ex := range []string{"let a = 1\n", "\u2028<script>\t\x00"} {
+		kept, data, ok := cachable([]*findings.Record{rec(fmt.Sprintf("r%d", i), ex)})
+		if !ok {
+			t.Fatal("record not cachable")
+		}
+		v, err := newCachedResult([]dep{{Path: "src/a#b.ts", ID: fmt.Sprint(i)}, {ID: "search", Shape: "old"}}, kept, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append([]*cachedResult{v}, vs...)
+		key := strings.Repeat("0", 63) + fmt.Sprint(i)
+		d.store(key, vs)
+		got, err := os.ReadFile(d.file(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(diskEntry{Format: diskFormat, Key: key, Variants: vs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("entry written:\n%s\nwant json.Marshal's:\n%s", got, want)
+		}
+		back := d.load(key)
+		if len(back) != len(vs) || !reflect.DeepEqual(back[0].Records, vs[0].Records) || !reflect.DeepEqual(back[0].Deps, vs[0].Deps) {
+			t.Fatalf("entry read back as %d variants, first %+v; want %d, first %+v", len(back), back[0], len(vs), vs[0])
+		}
+	}
+}

@@ -467,11 +467,14 @@ func (r *run) records(cd *compiledDef, key string, off searchOff) ([]*findings.R
 	if err != nil {
 		return nil, err
 	}
-	kept, ok := cachable(recs)
+	kept, data, ok := cachable(recs)
 	if !ok {
 		return recs, nil
 	}
-	v := &cachedResult{Deps: deps, Records: kept}
+	v, err := newCachedResult(deps, kept, data)
+	if err != nil {
+		return recs, nil
+	}
 	e.variants = append([]*cachedResult{v}, e.variants...)
 	if len(e.variants) > maxVariants {
 		e.variants = e.variants[:maxVariants]

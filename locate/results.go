@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -42,6 +43,34 @@ type dep struct {
 type cachedResult struct {
 	Deps    []dep              `json:"deps"`
 	Records []*findings.Record `json:"records"`
+	// raw is the result's JSON once made (see encoded), so an entry
+	// written again as variants are added encodes only the new one.
+	raw []byte
+}
+
+// encoded returns the result's JSON, as json.Marshal gives it.
+func (v *cachedResult) encoded() ([]byte, error) {
+	if v.raw == nil {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		v.raw = data
+	}
+	return v.raw, nil
+}
+
+// newCachedResult is the result of records kept (cachable) as JSON
+// encodes them in recsJSON, read with deps.
+func newCachedResult(deps []dep, kept []*findings.Record, recsJSON []byte) (*cachedResult, error) {
+	depsJSON, err := json.Marshal(deps)
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]byte, 0, len(depsJSON)+len(recsJSON)+len(`{"deps":,"records":}`))
+	raw = append(append(append(raw, `{"deps":`...), depsJSON...), `,"records":`...)
+	raw = append(append(raw, recsJSON...), '}')
+	return &cachedResult{Deps: deps, Records: kept, raw: raw}, nil
 }
 
 // resultCache holds cached results in memory and, when dir is set, on
@@ -217,9 +246,10 @@ func (r *run) publish(recs []*findings.Record) []*findings.Record {
 	return out
 }
 
-// cachable returns recs as kept: without permalinks, and only when they
-// read back from JSON unchanged (so memory and disk give the same).
-func cachable(recs []*findings.Record) ([]*findings.Record, bool) {
+// cachable returns recs as kept, with their JSON: without permalinks, and
+// only when they read back from JSON unchanged (so memory and disk give
+// the same).
+func cachable(recs []*findings.Record) ([]*findings.Record, []byte, bool) {
 	kept := make([]*findings.Record, len(recs))
 	for i, rec := range recs {
 		c := rec.Clone()
@@ -230,13 +260,13 @@ func cachable(recs []*findings.Record) ([]*findings.Record, bool) {
 	}
 	data, err := json.Marshal(kept)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	var back []*findings.Record
 	if json.Unmarshal(data, &back) != nil || !reflect.DeepEqual(back, kept) {
-		return nil, false
+		return nil, nil, false
 	}
-	return kept, true
+	return kept, data, true
 }
 
 // diskCache keeps cached results as one small JSON file per key under
@@ -245,6 +275,8 @@ func cachable(recs []*findings.Record) ([]*findings.Record, bool) {
 type diskCache struct {
 	root, dir string
 	pruneOnce sync.Once
+	// dirs holds the directories made so far.
+	dirs sync.Map
 }
 
 // diskFormat names the layout of an entry file.
@@ -313,9 +345,26 @@ func (d *diskCache) load(key string) []*cachedResult {
 }
 
 // store writes the results kept under key. Failures are ignored: the cache
-// only saves work.
+// only saves work. The entry is the JSON of a diskEntry, made of the
+// variants' own JSON, each encoded once (TestStoreEncodesAsEntry).
 func (d *diskCache) store(key string, vs []*cachedResult) {
-	d.writeEntry(d.file(key), diskEntry{Format: diskFormat, Key: key, Variants: vs})
+	head, err := json.Marshal(diskEntry{Format: diskFormat, Key: key})
+	if err != nil {
+		return
+	}
+	// head ends in `"variants":null}`.
+	data := append(bytes.TrimSuffix(head, []byte("null}")), '[')
+	for i, v := range vs {
+		raw, err := v.encoded()
+		if err != nil {
+			return
+		}
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, raw...)
+	}
+	d.write(d.file(key), append(data, "]}"...))
 }
 
 // placesFormat names the layout of a lineage file.
@@ -372,10 +421,14 @@ func (d *diskCache) writeEntry(file string, v any) {
 // or none.
 func (d *diskCache) write(file string, data []byte) {
 	d.pruneOnce.Do(d.prune)
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return
+	dir := filepath.Dir(file)
+	if _, ok := d.dirs.Load(dir); !ok {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return
+		}
+		d.dirs.Store(dir, true)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return
 	}
