@@ -30,11 +30,12 @@ const logGCPercent = 50
 
 // logMemoryLimit is the Go runtime's soft memory limit for a log when
 // GOMEMLIMIT does not set one. A log of every record over the whole
-// history keeps some 150 MB live; without a limit it peaked at 363 MiB
-// (131 s wall, 193 s of CPU), with 200 MiB at 286 MiB for 6% more CPU,
-// with 192 MiB at the same peak for 12% more (same output, quiet 2-vCPU
-// VM, one run each).
-const logMemoryLimit = 200 << 20
+// history keeps up to some 130 MB live, and tree-sitter's trees (the
+// calls in flight and the recent ones, see locate) take some 60 MiB
+// more outside Go's heap. On 2026-12-06, two runs each on the 2-vCPU VM,
+// same output: with 200 MiB it peaked at 290–297 MiB for 112–115 s of
+// CPU, with 184 MiB at 275–284 MiB for 117–123 s.
+const logMemoryLimit = 184 << 20
 
 // limitLogArenas bounds the C heap's arenas to one per worker for a log,
 // unless MALLOC_ARENA_MAX sets them. A log locates several commits at
