@@ -168,7 +168,7 @@ func LogEach(repo *git.Repository, q Query, fs []Finding) ([]*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: q.CacheDir})
+	x, err := locate.CompileWith(cat, locate.CompileOptions{CacheDir: q.CacheDir, PlacesInMemory: true})
 	if err != nil {
 		return nil, err
 	}

@@ -118,6 +118,13 @@ type CompileOptions struct {
 	// small files written atomically under a directory per build; any may
 	// be deleted at any time, and one that does not read back is ignored.
 	CacheDir string
+	// PlacesInMemory keeps where commits stand to the catalog's tags in
+	// memory only, not in CacheDir. A log places thousands of commits, each
+	// cheap to place again from the commits its walk read, and writing a
+	// file per commit cost more CPU than placing them: over opencode's
+	// whole history the catalog's log placed some 6,500 commits in 1.2 s
+	// and wrote their files in about 3 s.
+	PlacesInMemory bool
 }
 
 // CompileWith is Compile with options.
@@ -127,7 +134,9 @@ func CompileWith(cat *findings.Catalog, opts CompileOptions) (*Extractor, error)
 	texts := catalogQueries(cat)
 	if opts.CacheDir != "" {
 		x.results.disk = newDiskCache(opts.CacheDir)
-		x.lineage.disk = x.results.disk
+		if !opts.PlacesInMemory {
+			x.lineage.disk = x.results.disk
+		}
 	}
 	uncached := storeKnown(cat, texts, x.results.disk)
 	// Compile the other texts first, in groups (see group.go), the
