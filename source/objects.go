@@ -129,10 +129,11 @@ func (o *Objects) Close() error {
 }
 
 // objectCacheBytes bounds the decoded objects kept for the deltas based
-// on them, by the memory they hold (their capacity: go-git's delta
-// patching allocates more than the object's size). A tree is rarely more
-// than a few KiB: on opencode's history a log takes the same CPU with
-// 4 MiB as with 16, and less memory.
+// on them, by the memory they hold (their capacity, which go-git's delta
+// patching may round up past their size). A tree is rarely more than a
+// few KiB: on opencode's history a log takes the same CPU with 4 MiB as
+// with 16, and less memory. A log has two readers, each with its cache
+// (its walk's and its snapshots').
 const objectCacheBytes = 8 << 20
 
 // Read returns the bytes of object h, which must be of type want:
