@@ -499,7 +499,8 @@ func status(r *findings.Record) string {
 }
 
 // forget drops what the walker remembers of the commits that node k of
-// the walk (n) was the last to read: their inputs and places.
+// the walk (n) was the last to read: where they stand to the range and
+// to the shapes' search_from tags.
 func (w *walker) forget(n node, k int, last map[plumbing.Hash]int) {
 	for _, h := range []plumbing.Hash{n.hash, n.parent} {
 		if at, ok := last[h]; ok && at == k {
