@@ -1,6 +1,8 @@
 package locate
 
 import (
+	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -103,4 +105,78 @@ func TestAnchoredRunsMatchAsWhole(t *testing.T) {
 		}
 		compare(t, compileQuery)
 	})
+}
+
+// TestJoinedFactsAsWhole checks that the catalog's records on every
+// fixture tree (testdata/catalog and each era of testdata/eras) are the
+// same, facts included, whether the facts that join their matches to the
+// enclosing captures (Where) run only around the occurrences of the
+// joined text (joinStarts) or over the whole file or span; and that the
+// comparison covers such runs and joined facts with values.
+func TestJoinedFactsAsWhole(t *testing.T) {
+	cat, err := findings.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{"../testdata/catalog"}
+	eras, err := filepath.Glob("../testdata/eras/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range eras {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	// joined names the facts with Where, by definition id.
+	joined := map[string][]string{}
+	for _, d := range cat.Definitions {
+		for _, form := range d.Forms() {
+			for _, f := range form.Facts {
+				if len(f.Where) > 0 {
+					joined[d.ID] = append(joined[d.ID], f.Name)
+				}
+			}
+		}
+	}
+	extract := func(t *testing.T, dir string, whole bool) []byte {
+		cachesOff.anchoredRuns = whole
+		defer func() { cachesOff.anchoredRuns = false }()
+		x, err := Compile(cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := extractDir(t, x, dir).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := counted.joinStarts.Load()
+	withValues := 0
+	for _, dir := range dirs {
+		limited := extract(t, dir, false)
+		whole := extract(t, dir, true)
+		if !bytes.Equal(limited, whole) {
+			t.Errorf("%s: records differ when joined facts run only around their texts", dir)
+		}
+		doc, err := findings.DecodeDocument(limited, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range doc.Findings {
+			def := r.Definition
+			if def == "" {
+				def = r.ID
+			}
+			for _, name := range joined[def] {
+				if v, ok := r.Facts[name]; ok && v != nil && fmt.Sprint(v) != "[]" {
+					withValues++
+				}
+			}
+		}
+	}
+	if counted.joinStarts.Load() == before || withValues == 0 {
+		t.Fatalf("%d joined facts run around their texts, %d with values: the test compares nothing joinStarts changes", counted.joinStarts.Load()-before, withValues)
+	}
 }

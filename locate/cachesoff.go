@@ -32,7 +32,8 @@ var cachesOff struct {
 	// still starts matches at every node below it (cursor.go).
 	rootOnly bool
 	// anchoredRuns: a query group runs over the whole file even where
-	// its texts' anchors tell where their matches lie (anchorSpan).
+	// its texts' anchors tell where their matches lie (anchorSpan), and a
+	// fact's query where its Where texts do (joinStarts).
 	anchoredRuns bool
 }
 
@@ -44,6 +45,10 @@ var counted struct {
 	parses atomic.Int64
 	// queryRuns counts the query groups run on a file (groupMatches).
 	queryRuns atomic.Int64
+	// joinStarts counts the fact queries run only around the
+	// occurrences of their Where texts (joinStarts), and joinRuns those
+	// runs.
+	joinStarts, joinRuns atomic.Int64
 	// anchorTests counts the blobs whose bytes were tested for anchors.
 	anchorTests atomic.Int64
 	// tokenCounts counts the texts tokenized (countTokens).

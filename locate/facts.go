@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"math"
@@ -145,18 +146,29 @@ func (cf *compiledFact) eval(s factScope) (any, bool, error) {
 func (cf *compiledFact) subMatches(s factScope) ([]match, error) {
 	var matches []match
 	switch {
-	case cf.spec.Scope == "file":
-		ms, err := cf.query.run(s.file, s.file.root, nil)
-		if err != nil {
-			return nil, err
+	case cf.spec.Scope == "file" || cf.spec.In == "":
+		var within *byteRange
+		if cf.spec.Scope != "file" {
+			within = &s.span
 		}
-		matches = ms
-	case cf.spec.In == "":
-		ms, err := cf.query.run(s.file, s.file.root, &s.span)
-		if err != nil {
-			return nil, err
+		froms, limited := cf.joinStarts(s, within)
+		if !limited {
+			ms, err := cf.query.run(s.file, s.file.root, within)
+			if err != nil {
+				return nil, err
+			}
+			matches = ms
+			break
 		}
-		matches = ms
+		counted.joinStarts.Add(1)
+		counted.joinRuns.Add(int64(len(froms)))
+		for i := range froms {
+			ms, err := cf.query.runFrom(s.file, s.file.root, within, &froms[i])
+			if err != nil {
+				return nil, err
+			}
+			matches = append(matches, ms...)
+		}
 	default:
 		seen := map[string]bool{}
 		for _, n := range s.captures[cf.spec.In] {
@@ -187,6 +199,63 @@ func (cf *compiledFact) subMatches(s factScope) ([]match, error) {
 	}
 	sortMatches(matches)
 	return matches, nil
+}
+
+// maxJoinStarts bounds the runs joinStarts asks for; a text that occurs
+// more often is joined after one run over the whole scope.
+const maxJoinStarts = 16
+
+// joinStarts tells where the matches that Where keeps can lie, from the
+// text the enclosing captures give each Where pair: every such match
+// holds a node whose text is that text, so it starts around one of the
+// text's occurrences (groupMatches). It returns the occurrences of the
+// pair's text that has the fewest in the file (inside within when set),
+// and true; none when some pair's enclosing capture is empty, or its
+// text does not occur. It returns false when a run over the whole scope
+// is asked for: a fact that makes rows of fields (their order follows the
+// matches'), no pair with a text, too many occurrences, or the anchored
+// runs switched off (cachesOff). A match found around two occurrences is
+// found twice; the fact's values do not change, as they are its nodes,
+// ordered by position with duplicates dropped (eval, sortNodes).
+func (cf *compiledFact) joinStarts(s factScope, within *byteRange) ([]byteRange, bool) {
+	if len(cf.spec.Where) == 0 || len(cf.fields) > 0 || cachesOff.anchoredRuns {
+		return nil, false
+	}
+	var best []byteRange
+	found := false
+	for _, sub := range slices.Sorted(maps.Keys(cf.spec.Where)) {
+		outer := s.captures[cf.spec.Where[sub]]
+		if len(outer) == 0 {
+			return nil, true
+		}
+		text := []byte(outer[0].Content(s.file.Data))
+		if len(text) == 0 {
+			continue
+		}
+		lo, hi := 0, len(s.file.Data)
+		if within != nil {
+			lo, hi = within.start, within.end
+		}
+		var at []byteRange
+		for i := lo; i < hi; {
+			j := bytes.Index(s.file.Data[i:hi], text)
+			if j < 0 {
+				break
+			}
+			at = append(at, byteRange{i + j, i + j + len(text)})
+			if len(at) > maxJoinStarts {
+				break
+			}
+			i += j + 1
+		}
+		if !found || len(at) < len(best) {
+			best, found = at, true
+		}
+	}
+	if !found || len(best) > maxJoinStarts {
+		return nil, false
+	}
+	return best, true
 }
 
 // joins reports whether every Where pair has equal source text in the

@@ -131,24 +131,33 @@ type groupMatch struct {
 	captures map[string][]*sitter.Node
 }
 
-// runKey names one run of a group on a file: the node it starts from and
-// the byte range it is limited to.
+// runKey names one run of a group on a file: the node it starts from,
+// the byte range its captures are limited to and the one its matches
+// start around.
 type runKey struct {
 	group      *queryGroup
 	start, end uint32
 	symbol     sitter.Symbol
 	within     byteRange
 	hasWithin  bool
+	from       byteRange
+	hasFrom    bool
 }
 
 // groupMatches runs g on node of f (within a byte range when set) and
-// returns every match, once per file view, node and range: the texts of
-// the group asking the same share the run. When within is set, only
-// matches whose captured nodes all lie inside it are kept.
-func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byteRange) ([]groupMatch, error) {
+// returns every match, once per file view, node, range and start: the
+// texts of the group asking the same share the run. When within is set,
+// only matches whose captured nodes all lie inside it are kept. When from
+// is set, only the matches that start at a node overlapping it, or whose
+// parent does, are looked for: those of the group's matches that hold a
+// node inside from (see anchorSpan), and maybe some others.
+func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within, from *byteRange) ([]groupMatch, error) {
 	key := runKey{group: g, start: node.StartByte(), end: node.EndByte(), symbol: node.Symbol()}
 	if within != nil {
 		key.within, key.hasWithin = *within, true
+	}
+	if from != nil {
+		key.from, key.hasFrom = *from, true
 	}
 	f.runsMu.Lock()
 	defer f.runsMu.Unlock()
@@ -180,7 +189,10 @@ func (f *parsedFile) groupMatches(g *queryGroup, node *sitter.Node, within *byte
 	if within != nil {
 		cur.SetPointRange(f.point(within.start), f.point(within.end))
 	}
-	if reach == reachesSpan {
+	switch {
+	case from != nil:
+		startWithin(cur, from.start, from.end)
+	case reach == reachesSpan:
 		startWithin(cur, span.start, span.end)
 	}
 	cur.Exec(sq, node)

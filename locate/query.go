@@ -205,7 +205,14 @@ type match struct {
 // the query's whole group once per node and range (groupMatches); this
 // takes the matches of the text's own patterns.
 func (q *query) run(f *parsedFile, node *sitter.Node, within *byteRange) ([]match, error) {
-	ms, err := f.groupMatches(q.group, node, within)
+	return q.runFrom(f, node, within, nil)
+}
+
+// runFrom is run looking only for the matches that start around from
+// (groupMatches): with from set, every match that holds a node inside
+// from is among those it returns, and maybe others.
+func (q *query) runFrom(f *parsedFile, node *sitter.Node, within, from *byteRange) ([]match, error) {
+	ms, err := f.groupMatches(q.group, node, within, from)
 	if err != nil {
 		return nil, err
 	}
